@@ -1,0 +1,23 @@
+// bsx/bsx.hpp: the whole library. Lazy broadcasting array expressions: arrays and
+// views (array.hpp, view/), operators and functions (expr/), the fused evaluator (eval/).
+#pragma once
+
+#include "config.hpp"
+#include "shape/broadcast_error.hpp"
+#include "shape/rules.hpp"
+#include "shape/shape.hpp"
+
+#include "expr/expression.hpp"
+#include "expr/functions.hpp"
+#include "expr/map_node.hpp"
+#include "expr/operators.hpp"
+
+#include "array.hpp"
+#include "factories.hpp"
+#include "view/permute.hpp"
+#include "view/reshape.hpp"
+#include "view/slice.hpp"
+#include "view/strided_view.hpp"
+
+#include "compare.hpp"
+#include "io/print.hpp"

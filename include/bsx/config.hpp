@@ -1,0 +1,25 @@
+// bsx/config.hpp: the index type and the tuning knobs every other header shares.
+// Override a knob by defining it before the first bsx include.
+#pragma once
+
+#include <cstddef>
+
+namespace bsx {
+
+/// Signed type of every index, extent and stride (counted in elements, not bytes).
+using index_t = std::ptrdiff_t;
+
+}  // namespace bsx
+
+/// Assignments with at least this many elements run as an OpenMP parallel loop.
+/// Below it, starting threads costs more than the work.
+#ifndef BSX_PARALLEL_THRESHOLD
+#define BSX_PARALLEL_THRESHOLD 32768
+#endif
+
+/// Elements per inner-loop chunk. Broadcast and strided operands are staged
+/// through stack tiles of this length so that the inner loop only ever reads
+/// unit-stride memory and vectorizes.
+#ifndef BSX_CHUNK
+#define BSX_CHUNK 256
+#endif

@@ -1,0 +1,46 @@
+// bsx/detail/operand.hpp: how a node stores each operand. Lvalue arrays are held by
+// reference, everything else (views, nodes, temporaries, scalars) by value, so an
+// expression kept in `auto` never dangles on a temporary.
+#pragma once
+
+#include <functional>
+#include <type_traits>
+#include <utility>
+
+#include "../expr/expression.hpp"
+#include "../expr/scalar.hpp"
+
+namespace bsx::detail {
+
+/// Owning arrays declare `using bsx_owning_tag = void;`: copying them copies all elements.
+template <class E>
+concept owning_array = requires { typename std::remove_cvref_t<E>::bsx_owning_tag; };
+
+template <class X>
+auto hold(X&& x) {
+    if constexpr (arithmetic_scalar<X>)
+        return scalar<std::remove_cvref_t<X>>{x};
+    else if constexpr (owning_array<X> && std::is_lvalue_reference_v<X>)
+        return std::cref(x);
+    else
+        return std::remove_cvref_t<X>(std::forward<X>(x));
+}
+
+/// The stored form of an operand of (reference) type X.
+template <class X>
+using held_t = decltype(hold(std::declval<X>()));
+
+template <class H>
+const H& unwrap(const H& h) noexcept {
+    return h;
+}
+template <class A>
+const A& unwrap(std::reference_wrapper<const A> h) noexcept {
+    return h.get();
+}
+
+/// The expression type behind a stored operand.
+template <class H>
+using unwrapped_t = std::remove_cvref_t<decltype(unwrap(std::declval<const H&>()))>;
+
+}  // namespace bsx::detail

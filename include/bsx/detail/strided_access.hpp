@@ -1,0 +1,107 @@
+// bsx/detail/strided_access.hpp: element access shared by arrays and views
+// (anything with data(), shape() and strides()): unchecked and checked indexing,
+// extents, and the row/col views of rank-2 operands.
+#pragma once
+
+#include <array>
+#include <concepts>
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+#include "../shape/shape.hpp"
+
+namespace bsx {
+
+template <class T, std::size_t N>
+class strided_view;
+
+namespace detail {
+
+[[noreturn]] inline void throw_index_error(const char* what, index_t index, std::size_t axis,
+                                           index_t extent) {
+    throw std::out_of_range(std::string("bsx: ") + what + ": index " + std::to_string(index) +
+                            " is out of range for axis " + std::to_string(axis) + " of extent " +
+                            std::to_string(extent));
+}
+
+/// CRTP base: `Derived` provides data(), shape() and strides(). Access goes through
+/// Derived's data(), so a const array hands out const elements while a view keeps the
+/// constness of its element type.
+template <class Derived, std::size_t N>
+class strided_access {
+public:
+    index_t extent(std::size_t axis) const {
+        if (axis >= N)
+            throw std::out_of_range("bsx: extent: axis " + std::to_string(axis) +
+                                    " is out of range for rank " + std::to_string(N));
+        return self().shape()[axis];
+    }
+    index_t size() const noexcept { return shape_size(self().shape()); }
+
+    template <std::integral... I>
+        requires(sizeof...(I) == N)
+    decltype(auto) operator()(I... i) noexcept {
+        return ref(self(), {static_cast<index_t>(i)...});
+    }
+    template <std::integral... I>
+        requires(sizeof...(I) == N)
+    decltype(auto) operator()(I... i) const noexcept {
+        return ref(self(), {static_cast<index_t>(i)...});
+    }
+
+    /// Checked access: throws std::out_of_range naming the axis.
+    template <std::integral... I>
+        requires(sizeof...(I) == N)
+    decltype(auto) at(I... i) {
+        return ref(self(), checked(self(), {static_cast<index_t>(i)...}));
+    }
+    template <std::integral... I>
+        requires(sizeof...(I) == N)
+    decltype(auto) at(I... i) const {
+        return ref(self(), checked(self(), {static_cast<index_t>(i)...}));
+    }
+
+    auto element(const shape_t<N>& idx) const noexcept { return ref(self(), idx); }
+
+    /// Row i as a (1, n) view: both axes kept, so `a.col(k) + a.row(k)` is an outer sum.
+    auto row(index_t i) requires(N == 2) { return line(self(), i, 0); }
+    auto row(index_t i) const requires(N == 2) { return line(self(), i, 0); }
+    /// Column j as an (m, 1) view.
+    auto col(index_t j) requires(N == 2) { return line(self(), j, 1); }
+    auto col(index_t j) const requires(N == 2) { return line(self(), j, 1); }
+
+private:
+    Derived& self() noexcept { return static_cast<Derived&>(*this); }
+    const Derived& self() const noexcept { return static_cast<const Derived&>(*this); }
+
+    template <class S>
+    static auto& ref(S& s, const shape_t<N>& idx) noexcept {
+        const auto st = s.strides();
+        index_t off = 0;
+        for (std::size_t k = 0; k < N; ++k) off += idx[k] * st[k];
+        return s.data()[off];
+    }
+
+    template <class S>
+    static const shape_t<N>& checked(const S& s, const shape_t<N>& idx) {
+        for (std::size_t k = 0; k < N; ++k)
+            if (idx[k] < 0 || idx[k] >= s.shape()[k]) throw_index_error("at", idx[k], k, s.shape()[k]);
+        return idx;
+    }
+
+    /// The view along one axis at position i of the other (axis 0: a row, axis 1: a column).
+    template <class S>
+    static auto line(S& s, index_t i, std::size_t fixed_axis) {
+        using elem = std::remove_pointer_t<decltype(s.data())>;
+        const auto sh = s.shape();
+        const auto st = s.strides();
+        if (i < 0 || i >= sh[fixed_axis])
+            throw_index_error(fixed_axis == 0 ? "row" : "col", i, fixed_axis, sh[fixed_axis]);
+        if (fixed_axis == 0) return strided_view<elem, 2>(s.data() + i * st[0], {1, sh[1]}, {0, st[1]});
+        return strided_view<elem, 2>(s.data() + i * st[1], {sh[0], 1}, {st[0], 0});
+    }
+};
+
+}  // namespace detail
+}  // namespace bsx

@@ -1,0 +1,63 @@
+// bsx/eval/assign.hpp: the entry points of evaluation. Every way of writing an
+// expression into memory (construction, =, op=, view assignment, fill) ends in
+// assign_broadcast: bind the tree, coalesce, run the one fused loop.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+#include <utility>
+
+#include "../detail/operand.hpp"
+#include "../expr/map_node.hpp"
+#include "../shape/rules.hpp"
+#include "evaluator.hpp"
+#include "loop.hpp"
+
+namespace bsx::detail {
+
+/// Writes `expr` broadcast to `shape` into the strided memory at `data`.
+/// Precondition: the expression's shape broadcasts to `shape` (checked by the callers).
+template <class T, std::size_t D, class E>
+void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& strides, const E& expr) {
+    if constexpr (D == 0) {
+        assign_broadcast<T, 1>(data, {1}, {1}, expr);
+    } else {
+        if (shape_size(shape) == 0) return;
+        const destination<T, D> dest{data, shape, strides};
+        constexpr std::size_t r = rank_v<E>;
+        axis_map<r> axes{};
+        for (std::size_t k = 0; k < r; ++k) axes[k] = rules_of_t<E>::result_axis(k, r, D);
+        auto ev = make_evaluator(expr, axes, dest);
+        shape_t<D> loop_strides = strides;
+        const auto loop = coalesce(shape, loop_strides, ev);
+        run_loop(ev, data, loop_strides, loop);
+    }
+}
+
+/// `dest = x` for a destination that never changes shape (a view, or an array of the
+/// right shape): x must broadcast to the destination's shape.
+template <class T, std::size_t D, class X>
+void assign_to(std::string_view operation, T* data, const shape_t<D>& shape, const shape_t<D>& strides,
+               X&& x) {
+    static_assert(operand<X>, "bsx: the right-hand side must be a bsx expression or an arithmetic scalar");
+    const auto held = hold(std::forward<X>(x));
+    const auto& e = unwrap(held);
+    check_broadcast_to<rules_of_t<decltype(e)>>(operation, e.shape(), shape);
+    assign_broadcast(data, shape, strides, e);
+}
+
+/// `dest op= x`: the destination is read as the left operand at exactly the element
+/// being written, so it never needs a copy.
+template <class Op, class T, std::size_t D, class X>
+void compound_assign(std::string_view operation, Op op, T* data, const shape_t<D>& shape,
+                     const shape_t<D>& strides, X&& x) {
+    static_assert(operand<X>, "bsx: the right-hand side must be a bsx expression or an arithmetic scalar");
+    auto held = hold(std::forward<X>(x));
+    check_broadcast_to<rules_of_t<decltype(unwrap(held))>>(operation, unwrap(held).shape(), shape);
+    using self_view = strided_view<const T, D>;
+    const map_node<Op, self_view, decltype(held)> node(std::move(op), self_view(data, shape, strides),
+                                                       std::move(held));
+    assign_broadcast(data, shape, strides, node);
+}
+
+}  // namespace bsx::detail

@@ -1,0 +1,180 @@
+// bsx/eval/evaluator.hpp: binding an expression tree to a destination. Each node
+// becomes an evaluator that reads chunk element j with `load(j)` from unit-stride
+// memory; each memory leaf is bound to its strides in the destination's index space
+// (0 on broadcast axes) and copied first if it overlaps the destination unsafely.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <memory>
+#include <type_traits>
+
+#include <boost/hana/for_each.hpp>
+#include <boost/hana/transform.hpp>
+#include <boost/hana/tuple.hpp>
+#include <boost/hana/unpack.hpp>
+
+#include "../config.hpp"
+#include "../expr/expression.hpp"
+#include "../expr/map_node.hpp"
+#include "../expr/scalar.hpp"
+#include "alias.hpp"
+
+namespace bsx {
+
+template <class T, std::size_t N>
+class strided_view;
+
+namespace detail {
+
+template <class T, std::size_t D, class E>
+void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& strides, const E& expr);
+
+/// The rule set that aligns an expression's axes with its destination's.
+template <class E>
+struct rules_of {
+    using type = numpy_rules;
+};
+template <class E>
+    requires requires { typename E::rules; }
+struct rules_of<E> {
+    using type = typename E::rules;
+};
+template <class E>
+using rules_of_t = typename rules_of<std::remove_cvref_t<E>>::type;
+
+/// Which destination axis each axis of a rank-r operand lies on.
+template <std::size_t R>
+using axis_map = std::array<std::size_t, R>;
+
+// ---- leaves ------------------------------------------------------------------------
+
+/// A memory operand. Per row it finds its row start; per chunk it exposes unit-stride
+/// data in `q`: the memory itself (inner stride 1), a tile filled with the row's single
+/// value (inner stride 0, once per row), or a tile gathered from strided memory.
+template <class T, std::size_t D>
+struct leaf_evaluator {
+    const T* base = nullptr;
+    shape_t<D> stride{};                 // destination-space strides, coalesced in place
+    std::shared_ptr<const T[]> copy;     // owns the copy made when the operand aliased
+    const T* row = nullptr;
+    const T* q = nullptr;
+    index_t inner = 0;
+    alignas(64) T tile[BSX_CHUNK];
+
+    T load(index_t j) const noexcept { return q[j]; }
+
+    void begin_row(const index_t* idx, std::size_t outer, index_t fill) noexcept {
+        row = base;
+        for (std::size_t d = 0; d < outer; ++d) row += idx[d] * stride[d];
+        inner = stride[outer];
+        if (inner == 0) {
+            const T v = *row;
+            for (index_t t = 0; t < fill; ++t) tile[t] = v;
+            q = tile;
+        }
+    }
+    void prepare(index_t j0, index_t len) noexcept {
+        if (inner == 1) {
+            q = row + j0;
+        } else if (inner != 0) {
+            for (index_t t = 0; t < len; ++t) tile[t] = row[(j0 + t) * inner];
+            q = tile;
+        }
+    }
+    template <class F>
+    void for_each_stride(F&& f) { f(stride); }
+};
+
+template <class T>
+struct scalar_evaluator {
+    T value;
+    T load(index_t) const noexcept { return value; }
+    void begin_row(const index_t*, std::size_t, index_t) noexcept {}
+    void prepare(index_t, index_t) noexcept {}
+    template <class F>
+    void for_each_stride(F&&) {}
+};
+
+template <class Op, class Children>
+struct node_evaluator {
+    Op op;
+    Children children;  // hana::tuple of child evaluators
+
+    auto load(index_t j) const noexcept {
+        return boost::hana::unpack(children, [&](const auto&... c) { return op(c.load(j)...); });
+    }
+    void begin_row(const index_t* idx, std::size_t outer, index_t fill) noexcept {
+        boost::hana::for_each(children, [&](auto& c) { c.begin_row(idx, outer, fill); });
+    }
+    void prepare(index_t j0, index_t len) noexcept {
+        boost::hana::for_each(children, [&](auto& c) { c.prepare(j0, len); });
+    }
+    template <class F>
+    void for_each_stride(F&& f) {
+        boost::hana::for_each(children, [&](auto& c) { c.for_each_stride(f); });
+    }
+};
+
+// ---- binding -------------------------------------------------------------------------
+
+template <class E, class T, std::size_t D>
+auto make_evaluator(const E& e, const axis_map<rank_v<E>>& axes, const destination<T, D>& dest);
+
+template <std::size_t D, std::size_t N>
+shape_t<D> destination_strides(const shape_t<N>& shape, const shape_t<N>& strides,
+                               const axis_map<N>& axes) noexcept {
+    shape_t<D> out{};
+    for (std::size_t k = 0; k < N; ++k)
+        if (shape[k] != 1) out[axes[k]] = strides[k];
+    return out;
+}
+
+template <strided_expression E, class T, std::size_t D>
+auto bind_memory(const E& e, const axis_map<rank_v<E>>& axes, const destination<T, D>& dest) {
+    using V = std::remove_const_t<value_type_t<E>>;
+    constexpr std::size_t N = rank_v<E>;
+    leaf_evaluator<V, D> ev;
+    const auto shape = e.shape();
+    const auto strides = e.strides();
+    ev.base = e.data();
+    ev.stride = destination_strides<D>(shape, strides, axes);
+    const bool overlaps = memory_range(ev.base, shape, strides)
+                              .overlaps(memory_range(dest.data, dest.shape, dest.strides));
+    if (overlaps && !reads_written_element(ev.base, ev.stride, dest)) {
+        // Value semantics: read this operand from a copy of its own elements (not of
+        // its broadcast), so only the overlapping operand is duplicated.
+        std::shared_ptr<V[]> copy = std::make_shared_for_overwrite<V[]>(std::size_t(shape_size(shape)));
+        const auto packed = contiguous_strides(shape);
+        assign_broadcast(copy.get(), shape, packed, strided_view<const V, N>(ev.base, shape, strides));
+        ev.base = copy.get();
+        ev.stride = destination_strides<D>(shape, packed, axes);
+        ev.copy = std::move(copy);
+    }
+    return ev;
+}
+
+template <class E, class T, std::size_t D>
+auto make_evaluator(const E& e, const axis_map<rank_v<E>>& axes, const destination<T, D>& dest) {
+    if constexpr (strided_expression<E>) {
+        return bind_memory(e, axes, dest);
+    } else if constexpr (requires { e.value; }) {
+        return scalar_evaluator<typename E::value_type>{e.value};
+    } else {
+        // An inner node: each child's axes map through the node's own alignment rule.
+        using rules = rules_of_t<E>;
+        constexpr std::size_t R = rank_v<E>;
+        auto children = boost::hana::transform(e.children(), [&](const auto& held) {
+            const auto& child = unwrap(held);
+            constexpr std::size_t r = rank_v<decltype(child)>;
+            axis_map<r> child_axes{};
+            for (std::size_t k = 0; k < r; ++k) child_axes[k] = axes[rules::result_axis(k, r, R)];
+            return make_evaluator(child, child_axes, dest);
+        });
+        return node_evaluator<std::remove_cvref_t<decltype(e.op())>, decltype(children)>{e.op(),
+                                                                                      std::move(children)};
+    }
+}
+
+}  // namespace detail
+}  // namespace bsx

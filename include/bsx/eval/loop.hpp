@@ -1,0 +1,143 @@
+// bsx/eval/loop.hpp: the one loop nest every assignment runs. Axes are coalesced
+// first (extent-1 axes dropped, adjacent axes merged where every operand steps through
+// them as one), then the flattened index space is split statically across OpenMP
+// threads and walked row by row in chunks through a unit-stride inner kernel.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+
+#include "../config.hpp"
+#include "../shape/shape.hpp"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace bsx::detail {
+
+/// The loop nest after coalescing: `nd` axes (at least one), innermost last. D >= 1:
+/// rank-0 destinations run as rank 1.
+template <std::size_t D>
+struct loop_shape {
+    std::size_t nd = 0;
+    shape_t<D> extent{};
+};
+
+/// Coalesces the axes of `extent` in place in `dest_strides` and in every leaf of `ev`.
+template <std::size_t D, class Ev>
+loop_shape<D> coalesce(const shape_t<D>& extent, shape_t<D>& dest_strides, Ev& ev) {
+    loop_shape<D> loop;
+    auto for_all_strides = [&](auto&& f) {
+        f(dest_strides);
+        ev.for_each_stride(f);
+    };
+    // Drop extent-1 axes: their strides never matter.
+    for (std::size_t k = 0; k < D; ++k) {
+        if (extent[k] == 1) continue;
+        const std::size_t to = loop.nd++;
+        loop.extent[to] = extent[k];
+        for_all_strides([&](auto& st) { st[to] = st[k]; });
+    }
+    if (loop.nd == 0) {  // a single element
+        loop.nd = 1;
+        loop.extent[0] = 1;
+        for_all_strides([](auto& st) { st[0] = 0; });
+        return loop;
+    }
+    // Merge axis k into the (already merged) inner group `inner` when every operand
+    // steps over axis k exactly as if the group continued.
+    std::array<bool, D> merged{};
+    std::size_t inner = loop.nd - 1;
+    for (std::size_t k = inner; k-- > 0;) {
+        bool mergeable = true;
+        for_all_strides([&](auto& st) { mergeable &= st[k] == st[inner] * loop.extent[inner]; });
+        if (mergeable) {
+            loop.extent[inner] *= loop.extent[k];
+            merged[k] = true;
+        } else {
+            inner = k;
+        }
+    }
+    std::size_t nd = 0;
+    for (std::size_t k = 0; k < loop.nd; ++k) {
+        if (merged[k]) continue;
+        const std::size_t to = nd++;
+        loop.extent[to] = loop.extent[k];
+        if (to != k) for_all_strides([&](auto& st) { st[to] = st[k]; });
+    }
+    loop.nd = nd;
+    return loop;
+}
+
+/// The inner kernel: every operand is unit-stride here, so this vectorizes.
+template <class T, class Ev>
+inline void run_chunk(const Ev& ev, T* out, index_t len) noexcept {
+#pragma omp simd
+    for (index_t j = 0; j < len; ++j) out[j] = static_cast<T>(ev.load(j));
+}
+
+/// Evaluates flattened elements [begin, end) of the loop nest into `dst`.
+template <class T, std::size_t D, class Ev>
+void run_range(Ev& ev, T* dst, const shape_t<D>& dst_strides, const loop_shape<D>& loop,
+               index_t begin, index_t end) noexcept {
+    const std::size_t outer = loop.nd - 1;
+    const index_t n_inner = loop.extent[outer];
+    const index_t dst_inner = dst_strides[outer];
+    const index_t fill = std::min<index_t>(BSX_CHUNK, n_inner);
+    shape_t<D> idx{};
+    index_t row = begin / n_inner;
+    index_t j = begin % n_inner;
+    for (std::size_t d = outer; d-- > 0;) {
+        idx[d] = row % loop.extent[d];
+        row /= loop.extent[d];
+    }
+    alignas(64) T tile[BSX_CHUNK];
+    while (begin < end) {
+        const index_t stop = std::min(n_inner, j + (end - begin));
+        ev.begin_row(idx.data(), outer, fill);
+        T* drow = dst;
+        for (std::size_t d = 0; d < outer; ++d) drow += idx[d] * dst_strides[d];
+        for (index_t c = j; c < stop; c += BSX_CHUNK) {
+            const index_t len = std::min<index_t>(BSX_CHUNK, stop - c);
+            ev.prepare(c, len);
+            if (dst_inner == 1) {
+                run_chunk(ev, drow + c, len);
+            } else {
+                run_chunk(ev, tile, len);
+                for (index_t t = 0; t < len; ++t) drow[(c + t) * dst_inner] = tile[t];
+            }
+        }
+        begin += stop - j;
+        j = 0;
+        for (std::size_t d = outer; d-- > 0;) {
+            if (++idx[d] < loop.extent[d]) break;
+            idx[d] = 0;
+        }
+    }
+}
+
+/// Runs the whole loop nest: in parallel above the threshold (static partition of the
+/// flattened elements, so the work split never depends on timing), serially below it
+/// or inside an enclosing parallel region.
+template <class T, std::size_t D, class Ev>
+void run_loop(Ev& ev, T* dst, const shape_t<D>& dst_strides, const loop_shape<D>& loop) {
+    index_t total = 1;
+    for (std::size_t d = 0; d < loop.nd; ++d) total *= loop.extent[d];
+#ifdef _OPENMP
+    if (total >= BSX_PARALLEL_THRESHOLD && !omp_in_parallel() && omp_get_max_threads() > 1) {
+#pragma omp parallel
+        {
+            const index_t threads = omp_get_num_threads();
+            const index_t t = omp_get_thread_num();
+            Ev local = ev;
+            run_range(local, dst, dst_strides, loop, total * t / threads, total * (t + 1) / threads);
+        }
+        return;
+    }
+#endif
+    run_range(ev, dst, dst_strides, loop, 0, total);
+}
+
+}  // namespace bsx::detail

@@ -1,0 +1,99 @@
+// bsx/expr/map_node.hpp: the one inner node of the expression tree. It applies a
+// scalar operation to k broadcast operands (k = 1 for `-x`, 2 for `a + b`, 3 for
+// `where`, any k for `map`). Its shape is computed, and checked, once at construction.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include <boost/hana/at.hpp>
+#include <boost/hana/fold_left.hpp>
+#include <boost/hana/tuple.hpp>
+#include <boost/hana/unpack.hpp>
+
+#include "../detail/operand.hpp"
+#include "../shape/rules.hpp"
+#include "expression.hpp"
+
+namespace bsx {
+
+namespace detail {
+/// The name an operation carries into error messages ("operator+", "atan2", "map").
+template <class Op>
+std::string_view op_name(const Op& op) {
+    return op.name;
+}
+}  // namespace detail
+
+template <class Op, class... Held>
+class map_node {
+public:
+    using bsx_expression_tag = void;
+    using rules = numpy_rules;
+    using value_type =
+        std::remove_cvref_t<std::invoke_result_t<const Op&, value_type_t<detail::unwrapped_t<Held>>...>>;
+    static constexpr std::size_t rank = std::max({std::size_t{0}, rank_v<detail::unwrapped_t<Held>>...});
+
+    template <class... X>
+    explicit map_node(Op op, X&&... operands)
+        : op_(std::move(op)), children_(std::forward<X>(operands)...), shape_(broadcast_children()) {}
+
+    const shape_t<rank>& shape() const noexcept { return shape_; }
+    index_t size() const noexcept { return shape_size(shape_); }
+    index_t extent(std::size_t axis) const { return shape_.at(axis); }
+
+    const Op& op() const noexcept { return op_; }
+    const boost::hana::tuple<Held...>& children() const noexcept { return children_; }
+
+    /// Computes one element (slow path for inspection; assignment uses the evaluator).
+    value_type element(const shape_t<rank>& idx) const {
+        return boost::hana::unpack(children_, [&](const Held&... c) {
+            return static_cast<value_type>(op_(child_element(detail::unwrap(c), idx)...));
+        });
+    }
+    template <std::integral... I>
+        requires(sizeof...(I) == rank)
+    value_type operator()(I... i) const {
+        return element({static_cast<index_t>(i)...});
+    }
+
+private:
+    Op op_;
+    boost::hana::tuple<Held...> children_;
+    shape_t<rank> shape_;
+
+    shape_t<rank> broadcast_children() const {
+        return boost::hana::fold_left(children_, shape_t<0>{}, [&](const auto& acc, const auto& c) {
+            return detail::broadcast_pair<rules>(detail::op_name(op_), acc, detail::unwrap(c).shape());
+        });
+    }
+
+    template <class C>
+    static auto child_element(const C& c, const shape_t<rank>& idx) {
+        constexpr std::size_t r = rank_v<C>;
+        shape_t<r> ci{};
+        const auto cs = c.shape();
+        for (std::size_t k = 0; k < r; ++k)
+            ci[k] = cs[k] == 1 ? 0 : idx[rules::result_axis(k, r, rank)];
+        return c.element(ci);
+    }
+};
+
+namespace detail {
+
+/// Builds the node for `op` applied to `xs...`, after one readable check of the operands.
+template <class Op, class... X>
+auto make_node(Op op, X&&... xs) {
+    if constexpr (!(operand<X> && ...)) {
+        static_assert((operand<X> && ...),
+                      "bsx: every operand must be a bsx expression or an arithmetic scalar");
+    } else {
+        return map_node<Op, held_t<X>...>(std::move(op), hold(std::forward<X>(xs))...);
+    }
+}
+
+}  // namespace detail
+}  // namespace bsx

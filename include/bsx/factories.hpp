@@ -1,0 +1,42 @@
+// bsx/factories.hpp: functions that make new arrays: zeros, ones, full, arange,
+// and eval (an expression evaluated into a fresh array).
+#pragma once
+
+#include <concepts>
+#include <cstddef>
+#include <utility>
+
+#include "array.hpp"
+
+namespace bsx {
+
+template <class T, std::size_t N>
+array<T, N> full(const shape_t<N>& shape, const T& value) {
+    return array<T, N>(shape, value);
+}
+
+template <class T, std::integral... I>
+array<T, sizeof...(I)> zeros(I... extents) {
+    return array<T, sizeof...(I)>(shape_t<sizeof...(I)>{static_cast<index_t>(extents)...});
+}
+
+template <class T, std::integral... I>
+array<T, sizeof...(I)> ones(I... extents) {
+    return full(shape_t<sizeof...(I)>{static_cast<index_t>(extents)...}, T(1));
+}
+
+/// 0, 1, ..., n-1.
+template <class T>
+array<T, 1> arange(index_t n) {
+    array<T, 1> a(shape_t<1>{n});
+    for (index_t i = 0; i < n; ++i) a(i) = static_cast<T>(i);
+    return a;
+}
+
+/// A new array holding the values of `e`.
+template <expression E>
+auto eval(E&& e) {
+    return array<value_type_t<E>, rank_v<E>>(std::forward<E>(e));
+}
+
+}  // namespace bsx

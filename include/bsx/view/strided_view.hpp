@@ -1,0 +1,76 @@
+// bsx/view/strided_view.hpp: the one view type. Every view (row, col, slice,
+// permute, reshape, broadcast_to, adapt) is a pointer plus shape plus element strides
+// over memory someone else owns. Assigning to a view writes through; it never rebinds.
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+#include "../detail/strided_access.hpp"
+#include "../eval/assign.hpp"
+#include "../shape/shape.hpp"
+
+namespace bsx {
+
+template <class T, std::size_t N>
+class strided_view : public detail::strided_access<strided_view<T, N>, N> {
+public:
+    using bsx_expression_tag = void;
+    using value_type = std::remove_const_t<T>;
+    using element_type = T;
+    static constexpr std::size_t rank = N;
+
+    strided_view(T* data, const shape_t<N>& shape, const shape_t<N>& strides) noexcept
+        : data_(data), shape_(shape), strides_(strides) {}
+
+    /// A view of mutable elements converts to a view of const ones.
+    template <class U>
+        requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>)
+    strided_view(const strided_view<U, N>& v) noexcept : strided_view(v.data(), v.shape(), v.strides()) {}
+
+    strided_view(const strided_view&) = default;
+
+    /// Copies the values of `other` into the viewed elements (value semantics, alias-safe).
+    strided_view& operator=(const strided_view& other)
+        requires(!std::is_const_v<T>)
+    {
+        return assign(other);
+    }
+    /// Writes an expression (broadcast to this view's shape) or a scalar into the viewed elements.
+    template <class X>
+        requires(!std::is_same_v<std::remove_cvref_t<X>, strided_view>)
+    strided_view& operator=(X&& x) {
+        return assign(std::forward<X>(x));
+    }
+
+    T* data() const noexcept { return data_; }
+    const shape_t<N>& shape() const noexcept { return shape_; }
+    const shape_t<N>& strides() const noexcept { return strides_; }
+
+private:
+    T* data_;
+    shape_t<N> shape_;
+    shape_t<N> strides_;
+
+    template <class X>
+    strided_view& assign(X&& x) {
+        static_assert(!std::is_const_v<T>, "bsx: cannot assign through a view of const elements");
+        detail::assign_to("operator=", data_, shape_, strides_, std::forward<X>(x));
+        return *this;
+    }
+};
+
+namespace detail {
+
+/// A view of all of `x` (an array or a view); const arrays give views of const elements.
+template <strided_expression X>
+auto view_of(X&& x) {
+    static_assert(!owning_array<X> || std::is_lvalue_reference_v<X>,
+                  "bsx: a view of a temporary array would dangle; name the array first");
+    using elem = std::remove_pointer_t<decltype(x.data())>;
+    return strided_view<elem, rank_v<X>>(x.data(), x.shape(), x.strides());
+}
+
+}  // namespace detail
+}  // namespace bsx
