@@ -1,7 +1,8 @@
 // bsx/eval/evaluator.hpp: binding an expression tree to a destination. Each node
-// becomes an evaluator that reads chunk element j with `load(j)` from unit-stride
-// memory; each memory leaf is bound to its strides in the destination's index space
-// (0 on broadcast axes) and copied first if it overlaps the destination unsafely.
+// becomes an evaluator; per chunk it hands the inner loop a reader, a small value
+// whose `load(j)` reads element j from unit-stride memory. Each memory leaf is bound
+// to its strides in the destination's index space (0 on broadcast axes) and copied
+// first if it overlaps the destination unsafely.
 #pragma once
 
 #include <array>
@@ -62,7 +63,11 @@ struct leaf_evaluator {
     index_t inner = 0;
     alignas(64) T tile[BSX_CHUNK];
 
-    T load(index_t j) const noexcept { return q[j]; }
+    struct reader {
+        const T* q;
+        T load(index_t j) const noexcept { return q[j]; }
+    };
+    reader chunk_reader() const noexcept { return {q}; }
 
     void begin_row(const index_t* idx, std::size_t outer, index_t fill) noexcept {
         row = base;
@@ -90,10 +95,22 @@ template <class T>
 struct scalar_evaluator {
     T value;
     T load(index_t) const noexcept { return value; }
+    scalar_evaluator chunk_reader() const noexcept { return *this; }
     void begin_row(const index_t*, std::size_t, index_t) noexcept {}
     void prepare(index_t, index_t) noexcept {}
     template <class F>
     void for_each_stride(F&&) {}
+};
+
+/// What the inner loop sees of a node: its operation and its children's readers.
+template <class Op, class Children>
+struct node_reader {
+    const Op* op;
+    Children children;  // hana::tuple of child readers
+
+    auto load(index_t j) const noexcept {
+        return boost::hana::unpack(children, [&](const auto&... c) { return (*op)(c.load(j)...); });
+    }
 };
 
 template <class Op, class Children>
@@ -101,8 +118,9 @@ struct node_evaluator {
     Op op;
     Children children;  // hana::tuple of child evaluators
 
-    auto load(index_t j) const noexcept {
-        return boost::hana::unpack(children, [&](const auto&... c) { return op(c.load(j)...); });
+    auto chunk_reader() const noexcept {
+        auto readers = boost::hana::transform(children, [](const auto& c) { return c.chunk_reader(); });
+        return node_reader<Op, decltype(readers)>{&op, readers};
     }
     void begin_row(const index_t* idx, std::size_t outer, index_t fill) noexcept {
         boost::hana::for_each(children, [&](auto& c) { c.begin_row(idx, outer, fill); });

@@ -71,11 +71,13 @@ loop_shape<D> coalesce(const shape_t<D>& extent, shape_t<D>& dest_strides, Ev& e
     return loop;
 }
 
-/// The inner kernel: every operand is unit-stride here, so this vectorizes.
-template <class T, class Ev>
-inline void run_chunk(const Ev& ev, T* out, index_t len) noexcept {
+/// The inner kernel: every operand is unit-stride here, so this vectorizes. The reader
+/// is a local copy, so the compiler knows stores to `out` cannot move its pointers
+/// (which matters for char-sized destinations, which may alias anything).
+template <class T, class Reader>
+inline void run_chunk(const Reader reader, T* out, index_t len) noexcept {
 #pragma omp simd
-    for (index_t j = 0; j < len; ++j) out[j] = static_cast<T>(ev.load(j));
+    for (index_t j = 0; j < len; ++j) out[j] = static_cast<T>(reader.load(j));
 }
 
 /// Evaluates flattened elements [begin, end) of the loop nest into `dst`.
@@ -103,9 +105,9 @@ void run_range(Ev& ev, T* dst, const shape_t<D>& dst_strides, const loop_shape<D
             const index_t len = std::min<index_t>(BSX_CHUNK, stop - c);
             ev.prepare(c, len);
             if (dst_inner == 1) {
-                run_chunk(ev, drow + c, len);
+                run_chunk(ev.chunk_reader(), drow + c, len);
             } else {
-                run_chunk(ev, tile, len);
+                run_chunk(ev.chunk_reader(), tile, len);
                 for (index_t t = 0; t < len; ++t) drow[(c + t) * dst_inner] = tile[t];
             }
         }
