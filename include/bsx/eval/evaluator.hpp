@@ -75,6 +75,7 @@ struct leaf_evaluator {
         inner = stride[outer];
         if (inner == 0) {
             const T v = *row;
+#pragma omp simd
             for (index_t t = 0; t < fill; ++t) tile[t] = v;
             q = tile;
         }

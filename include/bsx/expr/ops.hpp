@@ -110,7 +110,8 @@ struct minimum {
     constexpr auto operator()(A a, B b) const {
         using R = std::common_type_t<A, B>;
         const R x = a, y = b;
-        return (x < y || x != x) ? x : y;
+        const R m = x < y ? x : y;  // y when either is NaN: one vector min instruction
+        return x != x ? x : m;
     }
 };
 /// NaN-propagating, like NumPy's maximum.
@@ -120,7 +121,8 @@ struct maximum {
     constexpr auto operator()(A a, B b) const {
         using R = std::common_type_t<A, B>;
         const R x = a, y = b;
-        return (x > y || x != x) ? x : y;
+        const R m = x > y ? x : y;
+        return x != x ? x : m;
     }
 };
 /// NaN-ignoring, like C fmin and Octave's min: NaN only if both are NaN.
