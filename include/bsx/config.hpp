@@ -23,3 +23,16 @@ using index_t = std::ptrdiff_t;
 #ifndef BSX_CHUNK
 #define BSX_CHUNK 256
 #endif
+
+/// Marks a loop whose iterations are independent, so it vectorizes without run-time
+/// alias checks: OpenMP's `simd` when compiling with OpenMP, the compiler's own hint
+/// otherwise (so builds without OpenMP get no unknown-pragma warnings).
+#if defined(_OPENMP)
+#define BSX_SIMD_LOOP _Pragma("omp simd")
+#elif defined(__clang__)
+#define BSX_SIMD_LOOP _Pragma("clang loop vectorize(enable)")
+#elif defined(__GNUC__)
+#define BSX_SIMD_LOOP _Pragma("GCC ivdep")
+#else
+#define BSX_SIMD_LOOP
+#endif

@@ -69,18 +69,20 @@ struct leaf_evaluator {
     };
     reader chunk_reader() const noexcept { return {q}; }
 
-    void begin_row(const index_t* idx, std::size_t outer, index_t fill) noexcept {
+    // Out of line: shared by every expression with this leaf type, which keeps the code
+    // generated per assignment (and so build times) small; called once per row/chunk.
+    [[gnu::noinline]] void begin_row(const index_t* idx, std::size_t outer, index_t fill) noexcept {
         row = base;
         for (std::size_t d = 0; d < outer; ++d) row += idx[d] * stride[d];
         inner = stride[outer];
         if (inner == 0) {
             const T v = *row;
-#pragma omp simd
+BSX_SIMD_LOOP
             for (index_t t = 0; t < fill; ++t) tile[t] = v;
             q = tile;
         }
     }
-    void prepare(index_t j0, index_t len) noexcept {
+    [[gnu::noinline]] void prepare(index_t j0, index_t len) noexcept {
         if (inner == 1) {
             q = row + j0;
         } else if (inner != 0) {

@@ -73,21 +73,37 @@ loop_shape<D> coalesce(const shape_t<D>& extent, shape_t<D>& dest_strides, Ev& e
 
 /// The inner kernel: every operand is unit-stride here, so this vectorizes. The reader
 /// is a local copy, so the compiler knows stores to `out` cannot move its pointers
-/// (which matters for char-sized destinations, which may alias anything).
+/// (which matters for char-sized destinations, which may alias anything). Out of line so
+/// that the direct and the tiled destination share one vectorized copy.
+#if defined(__clang__)
+// A libm call the operation makes (sqrt without -fno-math-errno) can keep clang from
+// vectorizing; that is the user's flag choice, not a warning about their code.
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wpass-failed"
+#endif
 template <class T, class Reader>
-inline void run_chunk(const Reader reader, T* out, index_t len) noexcept {
-#pragma omp simd
+[[gnu::noinline]] void run_chunk(const Reader reader, T* out, index_t len) noexcept {
+    BSX_SIMD_LOOP
     for (index_t j = 0; j < len; ++j) out[j] = static_cast<T>(reader.load(j));
 }
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
 
-/// Evaluates flattened elements [begin, end) of the loop nest into `dst`.
+/// Evaluates flattened elements [begin, end) of the loop nest into `dst`. Kept out of
+/// line: the serial and the parallel call share one compiled copy of the kernel.
 template <class T, std::size_t D, class Ev>
-void run_range(Ev& ev, T* dst, const shape_t<D>& dst_strides, const loop_shape<D>& loop,
-               index_t begin, index_t end) noexcept {
+[[gnu::noinline]] void run_range(Ev& ev, T* dst, const shape_t<D>& dst_strides, const loop_shape<D>& loop,
+                                 index_t begin, index_t end) noexcept {
     const std::size_t outer = loop.nd - 1;
     const index_t n_inner = loop.extent[outer];
     const index_t dst_inner = dst_strides[outer];
     const index_t fill = std::min<index_t>(BSX_CHUNK, n_inner);
+    // Tiles are needed only for broadcast or strided operands; when every operand and
+    // the destination are unit-stride along the row, the whole row is one chunk.
+    bool unit_stride = dst_inner == 1;
+    ev.for_each_stride([&](const auto& st) { unit_stride &= st[outer] == 1; });
+    const index_t chunk = unit_stride ? n_inner : index_t(BSX_CHUNK);
     shape_t<D> idx{};
     index_t row = begin / n_inner;
     index_t j = begin % n_inner;
@@ -101,8 +117,8 @@ void run_range(Ev& ev, T* dst, const shape_t<D>& dst_strides, const loop_shape<D
         ev.begin_row(idx.data(), outer, fill);
         T* drow = dst;
         for (std::size_t d = 0; d < outer; ++d) drow += idx[d] * dst_strides[d];
-        for (index_t c = j; c < stop; c += BSX_CHUNK) {
-            const index_t len = std::min<index_t>(BSX_CHUNK, stop - c);
+        for (index_t c = j; c < stop; c += chunk) {
+            const index_t len = std::min(chunk, stop - c);
             ev.prepare(c, len);
             if (dst_inner == 1) {
                 run_chunk(ev.chunk_reader(), drow + c, len);
