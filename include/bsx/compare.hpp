@@ -31,12 +31,13 @@ bool array_equal(const A& a, const B& b) {
     }
 }
 
-/// NumPy allclose: |a - b| <= atol + rtol * |b| element-wise after broadcasting,
-/// equal infinities count as close, NaN is never close. Incompatible shapes throw
-/// bsx::broadcast_error.
+/// NumPy allclose: |a - b| <= atol + rtol * |b| element-wise after broadcasting where
+/// both are finite; infinities are close only to themselves, NaN to nothing.
+/// Incompatible shapes throw bsx::broadcast_error.
 template <expression A, expression B>
 bool allclose(const A& a, const B& b, double rtol = 1e-5, double atol = 1e-8) {
-    return detail::all_true(eval(a == b || bsx::abs(a - b) <= atol + rtol * bsx::abs(b)));
+    return detail::all_true(eval(bsx::where(bsx::isfinite(a) && bsx::isfinite(b),
+                                            bsx::abs(a - b) <= atol + rtol * bsx::abs(b), a == b)));
 }
 
 }  // namespace bsx

@@ -39,6 +39,7 @@ void print_axis(std::ostream& os, const A& a, shape_t<A::rank>& idx) {
 
 template <expression E>
 std::ostream& operator<<(std::ostream& os, const E& e) {
+    if (rank_v<E> > 0 && e.size() == 0) return os << "[]";  // as NumPy, whatever the shape
     const auto a = eval(e);
     shape_t<rank_v<E>> idx{};
     detail::print_axis<std::remove_const_t<decltype(a)>, 0>(os, a, idx);
