@@ -1,0 +1,177 @@
+// Same-shape 6-operand chain over 10^7 elements (2000 x 5000), at 1 and 2 OpenMP threads:
+//
+//   r = a*b + c*d - e/(f + 1.0)
+//
+// into a preallocated r of the right shape (so bsx allocates nothing).
+//
+// Variants (all in this binary so that ratios come from one run):
+//   bsx          the line above
+//   hand_serial  one flat loop
+//   hand_omp     the same with `omp parallel for simd`
+//   eager        one fresh buffer per operation, as NumPy / Octave:
+//                a*b, c*d, (a*b)+(c*d), f+1, e/(f+1), the difference, then r = that
+//                (6 temporaries of 10^7); tight loops, parallel at the same thread count
+//
+// Names: BM_chain_<variant>/threads:<t>/real_time (parsed by ratios.py).
+
+#include <bsx/bsx.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <utility>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace {
+
+constexpr bsx::index_t rows = 2000, cols = 5000;
+constexpr bsx::index_t count = rows * cols;  // 10^7
+
+void set_threads(benchmark::State& state)
+{
+    const int threads = static_cast<int>(state.range(0));
+#ifdef _OPENMP
+    omp_set_num_threads(threads);
+#endif
+    state.counters["omp_threads"] = threads;  // not "threads": the JSON has that key already
+}
+
+void set_counters(benchmark::State& state)
+{
+    state.SetItemsProcessed(state.iterations() * count);
+    // 6 operands read + 1 result written
+    state.SetBytesProcessed(state.iterations() * count * 7 * std::int64_t{sizeof(double)});
+}
+
+struct inputs {
+    bsx::array<double, 2> a, b, c, d, e, f;
+    inputs()
+    {
+        std::mt19937_64 rng(11);
+        std::uniform_real_distribution<double> u(0.5, 2.0);  // f + 1 is never 0
+        for (auto* x : {&a, &b, &c, &d, &e, &f}) {
+            *x = bsx::zeros<double>(rows, cols);
+            for (double& v : *x) v = u(rng);
+        }
+    }
+};
+
+void BM_chain_bsx(benchmark::State& state)
+{
+    set_threads(state);
+    const inputs in;
+    const auto& [a, b, c, d, e, f] = in;
+    bsx::array<double, 2> r = bsx::zeros<double>(rows, cols);
+    for (auto _ : state) {
+        r = a * b + c * d - e / (f + 1.0);
+        benchmark::DoNotOptimize(r.data());
+        benchmark::ClobberMemory();
+    }
+    set_counters(state);
+}
+
+void BM_chain_hand_serial(benchmark::State& state)
+{
+    set_threads(state);
+    const inputs in;
+    bsx::array<double, 2> r = bsx::zeros<double>(rows, cols);
+    for (auto _ : state) {
+        const double *a = in.a.data(), *b = in.b.data(), *c = in.c.data(),
+                     *d = in.d.data(), *e = in.e.data(), *f = in.f.data();
+        double* rp = r.data();
+        for (bsx::index_t i = 0; i < count; ++i)
+            rp[i] = a[i] * b[i] + c[i] * d[i] - e[i] / (f[i] + 1.0);
+        benchmark::DoNotOptimize(rp);
+        benchmark::ClobberMemory();
+    }
+    set_counters(state);
+}
+
+void BM_chain_hand_omp(benchmark::State& state)
+{
+    set_threads(state);
+    const inputs in;
+    bsx::array<double, 2> r = bsx::zeros<double>(rows, cols);
+    for (auto _ : state) {
+        const double *a = in.a.data(), *b = in.b.data(), *c = in.c.data(),
+                     *d = in.d.data(), *e = in.e.data(), *f = in.f.data();
+        double* rp = r.data();
+#pragma omp parallel for simd schedule(static)
+        for (bsx::index_t i = 0; i < count; ++i)
+            rp[i] = a[i] * b[i] + c[i] * d[i] - e[i] / (f[i] + 1.0);
+        benchmark::DoNotOptimize(rp);
+        benchmark::ClobberMemory();
+    }
+    set_counters(state);
+}
+
+// One element-wise operation, eager: a fresh result buffer (uninitialized, like
+// malloc in NumPy), one tight parallel loop.
+template <class Op>
+std::unique_ptr<double[]> eager(const double* x, const double* y, Op op)
+{
+    std::unique_ptr<double[]> out(new double[count]);
+    double* o = out.get();
+#pragma omp parallel for simd schedule(static)
+    for (bsx::index_t i = 0; i < count; ++i)
+        o[i] = op(x[i], y[i]);
+    return out;
+}
+
+template <class Op>
+std::unique_ptr<double[]> eager(const double* x, double s, Op op)
+{
+    std::unique_ptr<double[]> out(new double[count]);
+    double* o = out.get();
+#pragma omp parallel for simd schedule(static)
+    for (bsx::index_t i = 0; i < count; ++i)
+        o[i] = op(x[i], s);
+    return out;
+}
+
+// NumPy:  r = a*b + c*d - e/(f + 1.0)   evaluates one operation at a time,
+// each into a new array, and rebinds r to the last one.
+void BM_chain_eager(benchmark::State& state)
+{
+    set_threads(state);
+    const inputs in;
+    std::unique_ptr<double[]> r(new double[count]);
+    const auto add = [](double x, double y) { return x + y; };
+    const auto sub = [](double x, double y) { return x - y; };
+    const auto mul = [](double x, double y) { return x * y; };
+    const auto div = [](double x, double y) { return x / y; };
+    for (auto _ : state) {
+        auto t1 = eager(in.a.data(), in.b.data(), mul);  // a*b
+        auto t2 = eager(in.c.data(), in.d.data(), mul);  // c*d
+        auto t3 = eager(t1.get(), t2.get(), add);        // a*b + c*d
+        t1.reset();                                      // freed as soon as unused,
+        t2.reset();                                      // as reference counting does
+        auto t4 = eager(in.f.data(), 1.0, add);          // f + 1
+        auto t5 = eager(in.e.data(), t4.get(), div);     // e / (f + 1)
+        t4.reset();
+        auto t6 = eager(t3.get(), t5.get(), sub);        // (...) - (...)
+        r = std::move(t6);                               // r = ...: rebinding, no copy
+        benchmark::DoNotOptimize(r.get());
+        benchmark::ClobberMemory();
+    }
+    set_counters(state);
+}
+
+void thread_args(benchmark::internal::Benchmark* b)
+{
+    b->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+}
+
+} // namespace
+
+BENCHMARK(BM_chain_bsx)->Apply(thread_args);
+BENCHMARK(BM_chain_hand_serial)->Apply(thread_args);
+BENCHMARK(BM_chain_hand_omp)->Apply(thread_args);
+BENCHMARK(BM_chain_eager)->Apply(thread_args);
+
+BENCHMARK_MAIN();

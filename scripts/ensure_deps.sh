@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs the Debian/Ubuntu packages bsx needs, only those that are missing.
+# Set BSX_SKIP_DEPS=1 to skip (e.g. on a machine without apt).
+set -euo pipefail
+
+packages=(g++ cmake make libboost-dev libboost-test-dev libbenchmark-dev libomp-dev)
+
+if [[ "${BSX_SKIP_DEPS:-0}" == 1 ]]; then
+  exit 0
+fi
+if ! command -v dpkg >/dev/null 2>&1; then
+  echo "ensure_deps: no dpkg here; install by hand: ${packages[*]}" >&2
+  exit 0
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg -s "$p" 2>/dev/null | grep -q '^Status: install ok installed'; then
+    missing+=("$p")
+  fi
+done
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+echo "ensure_deps: installing ${missing[*]}"
+sudo=()
+if [[ "$(id -u)" -ne 0 ]]; then
+  if ! command -v sudo >/dev/null 2>&1; then
+    echo "ensure_deps: not root and no sudo; please install: ${missing[*]}" >&2
+    exit 1
+  fi
+  sudo=(sudo)
+fi
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"

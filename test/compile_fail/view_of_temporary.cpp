@@ -1,0 +1,8 @@
+// expect: view of a temporary array would dangle
+// A view of a temporary array would outlive its elements: it must not compile.
+#include <bsx/bsx.hpp>
+
+int main() {
+    auto t = bsx::transpose(bsx::zeros<double>(2, 2));
+    (void)t;
+}
