@@ -61,7 +61,16 @@ struct leaf_evaluator {
     const T* row = nullptr;
     const T* q = nullptr;
     index_t inner = 0;
-    alignas(64) T tile[BSX_CHUNK];
+    T* tile = nullptr;  // BSX_CHUNK elements of the running thread's scratch
+
+    // Tiles live in the loop's stack frame, not here, so evaluators stay small and
+    // cheap to build and to copy per thread.
+    static_assert(std::is_trivially_copyable_v<T>, "bsx: array elements must be trivially copyable");
+    static constexpr std::size_t tile_bytes = (BSX_CHUNK * sizeof(T) + 63) / 64 * 64;
+    std::byte* attach_tiles(std::byte* scratch) noexcept {
+        tile = reinterpret_cast<T*>(scratch);
+        return scratch + tile_bytes;
+    }
 
     struct reader {
         const T* q;
@@ -99,6 +108,8 @@ struct scalar_evaluator {
     T value;
     T load(index_t) const noexcept { return value; }
     scalar_evaluator chunk_reader() const noexcept { return *this; }
+    static constexpr std::size_t tile_bytes = 0;
+    std::byte* attach_tiles(std::byte* scratch) noexcept { return scratch; }
     void begin_row(const index_t*, std::size_t, index_t) noexcept {}
     void prepare(index_t, index_t) noexcept {}
     template <class F>
@@ -116,6 +127,13 @@ struct node_reader {
     }
 };
 
+template <class Tuple>
+struct children_tile_bytes;
+template <class... C>
+struct children_tile_bytes<boost::hana::tuple<C...>> {
+    static constexpr std::size_t value = (std::size_t{0} + ... + C::tile_bytes);
+};
+
 template <class Op, class Children>
 struct node_evaluator {
     Op op;
@@ -124,6 +142,11 @@ struct node_evaluator {
     auto chunk_reader() const noexcept {
         auto readers = boost::hana::transform(children, [](const auto& c) { return c.chunk_reader(); });
         return node_reader<Op, decltype(readers)>{&op, readers};
+    }
+    static constexpr std::size_t tile_bytes = children_tile_bytes<Children>::value;
+    std::byte* attach_tiles(std::byte* scratch) noexcept {
+        boost::hana::for_each(children, [&](auto& c) { scratch = c.attach_tiles(scratch); });
+        return scratch;
     }
     void begin_row(const index_t* idx, std::size_t outer, index_t fill) noexcept {
         boost::hana::for_each(children, [&](auto& c) { c.begin_row(idx, outer, fill); });

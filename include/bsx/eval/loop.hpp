@@ -93,8 +93,9 @@ template <class T, class Reader>
 /// Evaluates flattened elements [begin, end) of the loop nest into `dst`. Kept out of
 /// line: the serial and the parallel call share one compiled copy of the kernel.
 template <class T, std::size_t D, class Ev>
-[[gnu::noinline]] void run_range(Ev& ev, T* dst, const shape_t<D>& dst_strides, const loop_shape<D>& loop,
+[[gnu::noinline]] void run_range(const Ev& shared, T* dst, const shape_t<D>& dst_strides, const loop_shape<D>& loop,
                                  index_t begin, index_t end) noexcept {
+    Ev ev = shared;  // this thread's cursor over the binding; its tiles live in this frame
     const std::size_t outer = loop.nd - 1;
     const index_t n_inner = loop.extent[outer];
     const index_t dst_inner = dst_strides[outer];
@@ -112,6 +113,8 @@ template <class T, std::size_t D, class Ev>
         row /= loop.extent[d];
     }
     alignas(64) T tile[BSX_CHUNK];
+    alignas(64) std::byte scratch[Ev::tile_bytes > 0 ? Ev::tile_bytes : 1];
+    ev.attach_tiles(scratch);
     while (begin < end) {
         const index_t stop = std::min(n_inner, j + (end - begin));
         ev.begin_row(idx.data(), outer, fill);
@@ -140,7 +143,7 @@ template <class T, std::size_t D, class Ev>
 /// flattened elements, so the work split never depends on timing), serially below it
 /// or inside an enclosing parallel region.
 template <class T, std::size_t D, class Ev>
-void run_loop(Ev& ev, T* dst, const shape_t<D>& dst_strides, const loop_shape<D>& loop) {
+void run_loop(const Ev& ev, T* dst, const shape_t<D>& dst_strides, const loop_shape<D>& loop) {
     index_t total = 1;
     for (std::size_t d = 0; d < loop.nd; ++d) total *= loop.extent[d];
 #ifdef _OPENMP
@@ -149,8 +152,7 @@ void run_loop(Ev& ev, T* dst, const shape_t<D>& dst_strides, const loop_shape<D>
         {
             const index_t threads = omp_get_num_threads();
             const index_t t = omp_get_thread_num();
-            Ev local = ev;
-            run_range(local, dst, dst_strides, loop, total * t / threads, total * (t + 1) / threads);
+            run_range(ev, dst, dst_strides, loop, total * t / threads, total * (t + 1) / threads);
         }
         return;
     }
