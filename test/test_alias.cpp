@@ -553,6 +553,33 @@ BOOST_AUTO_TEST_CASE(reverse_into_same_array) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(reversed_source_starting_outside_the_destination) {
+    // v[0:h] = v[h:0:-1]: the source's first element v[h] lies just outside the
+    // destination, its other elements inside (a negative-stride overlap).
+    for (index_t n : {index_t(12), index_t(80001)}) {
+        BOOST_TEST_CONTEXT("n = " << n) {
+            const index_t h = n / 2;
+            const vec g = random_values(std::size_t(n), 105 + std::uint64_t(n));
+            vec expected = g;
+            for (index_t i = 0; i < h; ++i) expected[std::size_t(i)] = g[std::size_t(h - i)];
+            vec wrong = g;  // the same copy done in place, front to back
+            for (index_t i = 0; i < h; ++i) wrong[std::size_t(i)] = wrong[std::size_t(h - i)];
+            BOOST_REQUIRE(!same(wrong, expected));
+            for_thread_counts([&] {
+                auto v = make_array<1>({n}, g);
+                bsx::slice(v, bsx::range(0, h)) = bsx::slice(v, bsx::range(h, 0, -1));
+                check_equal(v, {n}, expected);
+                // And a reversed destination over a forward source: w[h:0:-1] = w[0:h].
+                vec e2 = g;
+                for (index_t i = 0; i < h; ++i) e2[std::size_t(h - i)] = g[std::size_t(i)];
+                auto w = make_array<1>({n}, g);
+                bsx::slice(w, bsx::range(h, 0, -1)) = bsx::slice(w, bsx::range(0, h));
+                check_equal(w, {n}, e2);
+            });
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(reverse_along_each_axis_2d) {
     const index_t m = 190, n = 230;
     const vec g = random_values(std::size_t(m * n), 110);

@@ -4,11 +4,13 @@
 //
 // How the trees are made. bsx ranks and types are static, so a tree's structure must
 // be known at compile time. A constexpr generator `generate(seed)` draws a random tree
-// (depth 1..4, ranks 0..4, up to 10 leaves) from a seed; `tree_v<seed>` is that tree
-// as a constexpr value. The bsx expression is built from it by a recursive template
-// (`build<Seed, node>`), and the naive evaluator walks the very same description at run
-// time. `kTrees` seeds are instantiated; each tree is then run `kVariants` times with
-// fresh run-time choices drawn from a fixed-seed std::mt19937_64:
+// (depth 2..4 at the root, so subtrees of every depth 1..4; leaf ranks 0..4; up to 10
+// leaves) from a seed; `tree_v<seed>` is that tree as a constexpr value. The bsx
+// expression is built from it by a recursive template (`build<Seed, node>`), and the
+// naive evaluator walks the very same description at run time. `kTrees` structures
+// are instantiated (see BSX_RANDOM_STRUCTURES below: compile time); each is then run
+// `kVariants` times (about 1140 runs in all) with fresh run-time choices drawn from a
+// fixed-seed std::mt19937_64:
 //   * the result shape (extents 0, 1, small, and sometimes large enough for the
 //     parallel path, > 32768 elements), and each leaf's shape (its trailing axes of the
 //     result shape, each possibly 1);
@@ -18,7 +20,10 @@
 //   * leaf values (halves in [-4, 4], sometimes NaN or +-inf; ints in [-3, 3]);
 //   * how the result is written: construction, assignment (with and without resize),
 //     into a transposed view, bsx::eval, `+=`, or into one of the tree's own array
-//     leaves (aliasing: value semantics must hold);
+//     leaves D; in "aliasing runs" some view leaves are views OF D (reversed, permuted,
+//     a broadcast row block, row/col, D indexed along its first axis), so the
+//     destination is read on the right through overlapping views: value semantics
+//     must hold;
 //   * sometimes a leaf gets a wrong extent: then the naive evaluator's broadcast check
 //     and bsx (bsx::broadcast_error when the expression is built) must agree on
 //     whether it is an error.
@@ -42,7 +47,6 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -718,6 +722,130 @@ template <std::size_t R>
     in.view_kinds[std::size_t(slot)] = v.name;
 }
 
+// ---- views of the destination (aliasing runs) ----------------------------------------
+// In an aliasing run one double array leaf D of the result's rank and shape is the
+// destination (`D = expr`), and some view leaves are views OF D: reversed along some
+// axes, permuted (where the extents allow), a broadcast row block, row/col, or D with
+// its first axis indexed away. The result must be as if the whole right-hand side were
+// evaluated before D is written.
+
+/// A view of D (rank R, shape S) with leaf rank R.
+template <std::size_t R>
+[[gnu::noinline]] made_view<R> view_of_dest(bsx::array<double, R>& D, const std::vector<double>& dv, const shape_v& S,
+                                            rng_t& g) {
+    made_view<R> out;
+    const auto dstride = row_major_strides(S);
+    std::vector<int> kinds{0};  // reversed axes
+    // Permutations that keep the shape (the identity included: it reads the written element).
+    std::vector<std::array<index_t, R>> perms;
+    std::array<index_t, R> p{};
+    for (std::size_t i = 0; i < R; ++i) p[i] = index_t(i);
+    do {
+        bool keeps = true;
+        for (std::size_t i = 0; i < R; ++i) keeps = keeps && S[std::size_t(p[i])] == S[i];
+        if (keeps) perms.push_back(p);
+    } while (std::next_permutation(p.begin(), p.end()));
+    kinds.push_back(1);
+    if (S[0] >= 1) kinds.push_back(2);  // broadcast block of rows
+    if (R == 2 && S[0] >= 1 && S[1] >= 1) kinds.push_back(3);  // row / col
+    const int kind = kinds[std::size_t(uniform(g, 0, int(kinds.size()) - 1))];
+    base_map m;
+    m.bstride = dstride;
+    shape_v leaf = S;
+    if (kind == 0) {
+        std::array<bsx::range_t, R> rg{};
+        for (std::size_t a = 0; a < R; ++a) {
+            const index_t n = S[a];
+            const bool flip = chance(g, 60);
+            rg[a] = flip ? bsx::range(-1, -n - 1, -1) : bsx::range(0, n);
+            m.src.push_back(int(a));
+            m.off.push_back(flip ? n - 1 : 0);
+            m.step.push_back(flip ? -1 : 1);
+        }
+        out.object = std::make_shared<bsx::strided_view<const double, R>>([&]<std::size_t... A>(std::index_sequence<A...>) {
+            return bsx::strided_view<const double, R>(bsx::slice(D, rg[A]...));
+        }(std::make_index_sequence<R>{}));
+        out.name = "reversed view of the destination";
+    } else if (kind == 1) {
+        const auto q = perms[std::size_t(uniform(g, 0, int(perms.size()) - 1))];
+        m.src.assign(R, -1);
+        for (std::size_t i = 0; i < R; ++i) m.src[std::size_t(q[i])] = int(i);
+        m.off.assign(R, 0);
+        m.step.assign(R, 1);
+        out.object = std::make_shared<bsx::strided_view<const double, R>>(bsx::permute(D, q));
+        out.name = "permuted view of the destination";
+    } else if (kind == 2) {
+        const index_t j = uniform(g, 0, int(S[0]) - 1);
+        m.src.push_back(-1);
+        m.off.push_back(j);
+        m.step.push_back(0);
+        for (std::size_t a = 1; a < R; ++a) {
+            m.src.push_back(int(a));
+            m.off.push_back(0);
+            m.step.push_back(1);
+        }
+        out.object = std::make_shared<bsx::strided_view<const double, R>>(
+            bsx::broadcast_to(bsx::slice(D, bsx::range(j, j + 1)), to_shape<R>(S)));
+        out.name = "broadcast row block of the destination";
+    } else {
+        if constexpr (R == 2) {
+            const bool row = chance(g, 50);
+            const index_t j = uniform(g, 0, int(row ? S[0] : S[1]) - 1);
+            if (row) leaf = {1, S[1]}, m.src = {-1, 1}, m.off = {j, 0}, m.step = {0, 1};
+            else leaf = {S[0], 1}, m.src = {0, -1}, m.off = {0, j}, m.step = {1, 0};
+            out.object = std::make_shared<bsx::strided_view<const double, 2>>(row ? D.row(j) : D.col(j));
+            out.name = row ? "row of the destination" : "col of the destination";
+        }
+    }
+    out.naive = gather(leaf, dv, m);
+    return out;
+}
+
+/// slice(D, j): the destination (rank R + 1, shape S, S[0] >= 1) with its first axis indexed away.
+template <std::size_t R>
+[[gnu::noinline]] made_view<R> view_drop_of_dest(bsx::array<double, R + 1>& D, const std::vector<double>& dv,
+                                                 const shape_v& S, rng_t& g) {
+    made_view<R> out;
+    const index_t j = uniform(g, 0, int(S[0]) - 1);
+    base_map m;
+    m.bstride = row_major_strides(S);
+    m.src.push_back(-1);
+    m.off.push_back(j);
+    m.step.push_back(0);
+    for (std::size_t a = 1; a <= R; ++a) {
+        m.src.push_back(int(a - 1));
+        m.off.push_back(0);
+        m.step.push_back(1);
+    }
+    out.object = std::make_shared<bsx::strided_view<const double, R>>(bsx::slice(D, j));
+    out.naive = gather(shape_v(S.begin() + 1, S.end()), dv, m);
+    out.name = "indexed view of the destination";
+    return out;
+}
+
+template <std::size_t RR>
+void make_alias_view_r(instance& in, int leaf_rank, int slot, int dest_slot, const shape_v& S, rng_t& g) {
+    auto& D = in.array<RR>(dest_slot);
+    const auto& dv = in.leaves[std::size_t(dest_slot)].value.v;
+    auto store = [&](auto v) {
+        in.objects[std::size_t(slot)] = std::move(v.object);
+        in.leaves[std::size_t(slot)].value = std::move(v.naive);
+        in.view_kinds[std::size_t(slot)] = v.name;
+    };
+    if (std::size_t(leaf_rank) == RR) store(view_of_dest<RR>(D, dv, S, g));
+    else if constexpr (RR >= 2) store(view_drop_of_dest<RR - 1>(D, dv, S, g));
+}
+
+void make_alias_view(instance& in, int leaf_rank, int slot, int dest_slot, const shape_v& S, rng_t& g) {
+    switch (S.size()) {
+        case 1: make_alias_view_r<1>(in, leaf_rank, slot, dest_slot, S, g); break;
+        case 2: make_alias_view_r<2>(in, leaf_rank, slot, dest_slot, S, g); break;
+        case 3: make_alias_view_r<3>(in, leaf_rank, slot, dest_slot, S, g); break;
+        case 4: make_alias_view_r<4>(in, leaf_rank, slot, dest_slot, S, g); break;
+        default: throw std::logic_error("make_alias_view: bad rank");
+    }
+}
+
 template <std::size_t R>
 [[gnu::noinline]] void make_memory_leaf(instance& in, int kind, int slot, const shape_v& s, rng_t& g) {
     narr& naive = in.leaves[std::size_t(slot)].value;
@@ -748,7 +876,7 @@ shape_v random_result_shape(int R, bool large, rng_t& g) {
     }
     for (auto& e : s) {
         const int r = uniform(g, 0, 99);
-        e = r < 2 ? 0 : r < 25 ? 1 : r < 45 ? 2 : r < 65 ? 3 : r < 80 ? 4 : r < 92 ? 5 : 7;
+        e = r < 4 ? 0 : r < 25 ? 1 : r < 45 ? 2 : r < 65 ? 3 : r < 80 ? 4 : r < 92 ? 5 : 7;
     }
     return s;
 }
@@ -824,7 +952,7 @@ bool value_equal(double g, double e) {
 }
 
 struct stats {
-    int trees = 0, valid = 0, errors = 0, parallel = 0, empty = 0, aliasing = 0;
+    int trees = 0, valid = 0, errors = 0, parallel = 0, empty = 0, aliasing = 0, aliasing_views = 0;
     int max_depth_seen = 0;
     int failures = 0;
 };
@@ -895,6 +1023,13 @@ struct run_plan {
     instance& in = p.in;
     const bool large = chance(g, 6);
     const shape_v S = random_result_shape(int(RR), large, g);
+    // Aliasing run: a double array leaf of the result's rank, with the full shape S, is the
+    // destination, and some view leaves become views of it.
+    int dest_slot = -1;
+    for (int i = 0; i < t.count; ++i)
+        if (t.kinds[i] == leaf_array && std::size_t(t.ranks[i]) == RR && RR >= 1) dest_slot = t.slots[i];
+    const bool alias_run = dest_slot >= 0 && chance(g, 50);
+    std::vector<bool> alias_view(std::size_t(t.leaves), false);
     // Leaf shapes: the trailing axes of S, each possibly 1 (0 stays 0 or becomes 1).
     std::vector<shape_v> leaf_shapes(std::size_t(t.leaves));
     std::vector<int> memory_leaves;
@@ -903,21 +1038,29 @@ struct run_plan {
         if (!is_leaf(k) || is_scalar_leaf(k)) continue;
         const int r = t.ranks[i];
         shape_v s(static_cast<std::size_t>(r));
+        const bool full = alias_run && t.slots[i] == dest_slot;
         for (int a = 0; a < r; ++a) {
             const index_t e = S[std::size_t(int(RR) - r + a)];
-            s[std::size_t(a)] = chance(g, large ? 15 : 30) ? 1 : e;
+            s[std::size_t(a)] = !full && chance(g, large ? 15 : 30) ? 1 : e;
         }
         leaf_shapes[std::size_t(t.slots[i])] = s;
         if (r > 0) memory_leaves.push_back(i);
+        if (alias_run && k == leaf_view &&
+            (std::size_t(r) == RR || (std::size_t(r) + 1 == RR && S[0] >= 1)) && chance(g, 75))
+            alias_view[std::size_t(t.slots[i])] = true;
     }
-    // Sometimes make one leaf's extent wrong (it may or may not break broadcasting).
-    if (!large && !memory_leaves.empty() && chance(g, 12)) {
+    // Sometimes make one leaf's extent wrong (it may or may not break broadcasting); an
+    // axis where S has extent 0 is preferred (0 against n > 1 is an error).
+    if (!large && !alias_run && !memory_leaves.empty() && chance(g, 18)) {
         const int i = memory_leaves[std::size_t(uniform(g, 0, int(memory_leaves.size()) - 1))];
         shape_v& s = leaf_shapes[std::size_t(t.slots[i])];
-        const std::size_t a = std::size_t(uniform(g, 0, int(s.size()) - 1));
+        std::size_t a = std::size_t(uniform(g, 0, int(s.size()) - 1));
+        for (std::size_t b = 0; b < s.size(); ++b)
+            if (S[RR - s.size() + b] == 0 && chance(g, 70)) a = b;
         const index_t e = S[RR - s.size() + a];
         s[a] = e <= 1 ? index_t(uniform(g, 2, 3)) : e + 1;
     }
+    if (alias_run) make_leaf_dispatch(in, leaf_array, int(RR), dest_slot, leaf_shapes[std::size_t(dest_slot)], g);
     for (int i = 0; i < t.count; ++i) {
         const int k = t.kinds[i];
         if (!is_leaf(k)) continue;
@@ -928,6 +1071,10 @@ struct run_plan {
         } else if (k == leaf_int_scalar) {
             in.int_scalars[std::size_t(slot)] = uniform(g, -3, 3);
             in.leaves[std::size_t(slot)].value = {{}, {double(in.int_scalars[std::size_t(slot)])}};
+        } else if (alias_run && slot == dest_slot) {
+            continue;  // made first
+        } else if (alias_view[std::size_t(slot)]) {
+            make_alias_view(in, t.ranks[i], slot, dest_slot, S, g);
         } else {
             make_leaf_dispatch(in, k, t.ranks[i], slot, leaf_shapes[std::size_t(slot)], g);
         }
@@ -958,10 +1105,13 @@ struct run_plan {
     if (n == 0) ++st.empty;
     for (int i = 0; i < t.count; ++i)
         if (t.kinds[i] == leaf_array && std::size_t(t.ranks[i]) == RR) p.alias_slot = t.slots[i];
-    p.form = uniform(g, 0, form_count - 1);
+    if (alias_run) p.alias_slot = dest_slot;
+    p.form = alias_run && chance(g, 75) ? int(form_own_leaf) : uniform(g, 0, form_count - 1);
     if (p.form == form_own_leaf && p.alias_slot < 0) p.form = form_construct;
     if (p.form == form_compound && !allow_compound) p.form = form_assign_sized;
     if (p.form == form_own_leaf) ++st.aliasing;
+    if (p.form == form_own_leaf && alias_run && std::count(alias_view.begin(), alias_view.end(), true) > 0)
+        ++st.aliasing_views;
     if (p.form == form_compound) {
         p.compound_start.resize(std::size_t(n));
         for (auto& x : p.compound_start) x = random_double(g);
@@ -1107,7 +1257,8 @@ BOOST_AUTO_TEST_CASE(random_trees_match_naive_evaluator) {
     run_all(st, std::make_index_sequence<kTrees>{});
     BOOST_TEST_MESSAGE("random trees: " << st.trees << " runs of " << kTrees << " tree structures; "
                                         << st.valid << " evaluated (" << st.parallel << " parallel-sized, "
-                                        << st.empty << " empty, " << st.aliasing << " assigned to their own leaf), "
+                                        << st.empty << " empty, " << st.aliasing << " assigned to their own leaf, "
+                                        << st.aliasing_views << " of them also reading it through views), "
                                         << st.errors << " broadcast errors; max depth " << st.max_depth_seen
                                         << "; failures " << st.failures);
     BOOST_TEST(st.failures == 0);
@@ -1117,6 +1268,7 @@ BOOST_AUTO_TEST_CASE(random_trees_match_naive_evaluator) {
     BOOST_TEST(st.parallel >= 20);    // and the parallel path
     BOOST_TEST(st.empty >= 10);       // and zero-size results
     BOOST_TEST(st.aliasing >= 50);    // and destinations read on the right
+    BOOST_TEST(st.aliasing_views >= 30);  // also through overlapping views
     BOOST_TEST(st.max_depth_seen == 4);
 }
 
