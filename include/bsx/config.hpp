@@ -25,12 +25,12 @@ using index_t = std::ptrdiff_t;
 #endif
 
 /// Marks a loop whose iterations are independent, so it vectorizes without run-time
-/// alias checks: OpenMP's `simd` when compiling with OpenMP, the compiler's own hint
-/// otherwise (so builds without OpenMP get no unknown-pragma warnings).
+/// alias checks: OpenMP's `simd` when compiling with OpenMP, GCC's own hint otherwise
+/// (so builds without OpenMP get no unknown-pragma warnings).
 #if defined(_OPENMP)
 #define BSX_SIMD_LOOP _Pragma("omp simd")
 #elif defined(__clang__)
-#define BSX_SIMD_LOOP _Pragma("clang loop vectorize(enable)")
+#define BSX_SIMD_LOOP  // clang vectorizes these loops unasked; forcing it only adds warnings
 #elif defined(__GNUC__)
 #define BSX_SIMD_LOOP _Pragma("GCC ivdep")
 #else

@@ -53,6 +53,12 @@ using axis_map = std::array<std::size_t, R>;
 /// A memory operand. Per row it finds its row start; per chunk it exposes unit-stride
 /// data in `q`: the memory itself (inner stride 1), a tile filled with the row's single
 /// value (inner stride 0, once per row), or a tile gathered from strided memory.
+#if defined(__clang__)
+// As in loop.hpp: a loop the compiler cannot vectorize for some element type is not a
+// warning about the user's code.
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wpass-failed"
+#endif
 template <class T, std::size_t D>
 struct leaf_evaluator {
     const T* base = nullptr;
@@ -78,8 +84,8 @@ struct leaf_evaluator {
     };
     reader chunk_reader() const noexcept { return {q}; }
 
-    // Out of line: shared by every expression with this leaf type, which keeps the code
-    // generated per assignment (and so build times) small; called once per row/chunk.
+    // Row set-up and gathers are out of line: shared by every expression with this leaf
+    // type, which keeps the code generated per assignment (and so build times) small.
     [[gnu::noinline]] void begin_row(const index_t* idx, std::size_t outer, index_t fill) noexcept {
         row = base;
         for (std::size_t d = 0; d < outer; ++d) row += idx[d] * stride[d];
@@ -91,17 +97,21 @@ BSX_SIMD_LOOP
             q = tile;
         }
     }
-    [[gnu::noinline]] void prepare(index_t j0, index_t len) noexcept {
-        if (inner == 1) {
-            q = row + j0;
-        } else if (inner != 0) {
-            for (index_t t = 0; t < len; ++t) tile[t] = row[(j0 + t) * inner];
-            q = tile;
-        }
+    void prepare(index_t j0, index_t len) noexcept {
+        if (inner == 1) q = row + j0;
+        else if (inner != 0) gather(j0, len);
+    }
+    [[gnu::noinline]] void gather(index_t j0, index_t len) noexcept {
+        for (index_t t = 0; t < len; ++t) tile[t] = row[(j0 + t) * inner];
+        q = tile;
     }
     template <class F>
     void for_each_stride(F&& f) { f(stride); }
 };
+
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
 
 template <class T>
 struct scalar_evaluator {
