@@ -18,28 +18,19 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench_common.hpp"
+
 #include <cstdint>
 #include <memory>
 #include <random>
 #include <utility>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 namespace {
 
 constexpr bsx::index_t rows = 2000, cols = 5000;
 constexpr bsx::index_t count = rows * cols;  // 10^7
 
-void set_threads(benchmark::State& state)
-{
-    const int threads = static_cast<int>(state.range(0));
-#ifdef _OPENMP
-    omp_set_num_threads(threads);
-#endif
-    state.counters["omp_threads"] = threads;  // not "threads": the JSON has that key already
-}
 
 void set_counters(benchmark::State& state)
 {
@@ -63,7 +54,7 @@ struct inputs {
 
 void BM_chain_bsx(benchmark::State& state)
 {
-    set_threads(state);
+    set_threads(state, static_cast<int>(state.range(0)));
     const inputs in;
     const auto& [a, b, c, d, e, f] = in;
     bsx::array<double, 2> r = bsx::zeros<double>(rows, cols);
@@ -77,7 +68,7 @@ void BM_chain_bsx(benchmark::State& state)
 
 void BM_chain_hand_serial(benchmark::State& state)
 {
-    set_threads(state);
+    set_threads(state, static_cast<int>(state.range(0)));
     const inputs in;
     bsx::array<double, 2> r = bsx::zeros<double>(rows, cols);
     for (auto _ : state) {
@@ -94,7 +85,7 @@ void BM_chain_hand_serial(benchmark::State& state)
 
 void BM_chain_hand_omp(benchmark::State& state)
 {
-    set_threads(state);
+    set_threads(state, static_cast<int>(state.range(0)));
     const inputs in;
     bsx::array<double, 2> r = bsx::zeros<double>(rows, cols);
     for (auto _ : state) {
@@ -138,7 +129,7 @@ std::unique_ptr<double[]> eager(const double* x, double s, Op op)
 // each into a new array, and rebinds r to the last one.
 void BM_chain_eager(benchmark::State& state)
 {
-    set_threads(state);
+    set_threads(state, static_cast<int>(state.range(0)));
     const inputs in;
     std::unique_ptr<double[]> r(new double[count]);
     const auto add = [](double x, double y) { return x + y; };
@@ -162,10 +153,6 @@ void BM_chain_eager(benchmark::State& state)
     set_counters(state);
 }
 
-void thread_args(benchmark::internal::Benchmark* b)
-{
-    b->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
-}
 
 } // namespace
 

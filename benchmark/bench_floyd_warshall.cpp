@@ -18,6 +18,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench_common.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -26,19 +28,9 @@
 #include <utility>
 #include <vector>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 namespace {
 
-void set_threads(benchmark::State& state, int threads)
-{
-#ifdef _OPENMP
-    omp_set_num_threads(threads);
-#endif
-    state.counters["omp_threads"] = threads;  // not "threads": the JSON has that key already
-}
 
 // Random directed graph: edge probability 0.1, weights in [1, 100), +inf where
 // there is no edge, 0 on the diagonal. Deterministic (fixed seed).

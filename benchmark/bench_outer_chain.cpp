@@ -26,29 +26,20 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench_common.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <memory>
 #include <random>
 #include <utility>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 namespace {
 
 constexpr bsx::index_t n = 4000;  // result is n x n
 constexpr bsx::index_t m = 3;     // x is (n, m), y is (m, n); we use column / row 0
 
-void set_threads(benchmark::State& state)
-{
-    const int threads = static_cast<int>(state.range(0));
-#ifdef _OPENMP
-    omp_set_num_threads(threads);
-#endif
-    state.counters["omp_threads"] = threads;  // not "threads": the JSON has that key already
-}
 
 void set_counters(benchmark::State& state)
 {
@@ -70,7 +61,7 @@ struct inputs {
 
 void BM_outer_chain_bsx(benchmark::State& state)
 {
-    set_threads(state);
+    set_threads(state, static_cast<int>(state.range(0)));
     const inputs in;
     const auto& x = in.x;
     const auto& y = in.y;
@@ -85,7 +76,7 @@ void BM_outer_chain_bsx(benchmark::State& state)
 
 void BM_outer_chain_hand_serial(benchmark::State& state)
 {
-    set_threads(state);
+    set_threads(state, static_cast<int>(state.range(0)));
     const inputs in;
     bsx::array<double, 2> r = bsx::zeros<double>(n, n);
     for (auto _ : state) {
@@ -106,7 +97,7 @@ void BM_outer_chain_hand_serial(benchmark::State& state)
 
 void BM_outer_chain_hand_omp(benchmark::State& state)
 {
-    set_threads(state);
+    set_threads(state, static_cast<int>(state.range(0)));
     const inputs in;
     bsx::array<double, 2> r = bsx::zeros<double>(n, n);
     for (auto _ : state) {
@@ -131,7 +122,7 @@ void BM_outer_chain_hand_omp(benchmark::State& state)
 // allocates four results (two of n, two of n*n) and rebinds r to the last one.
 void BM_outer_chain_eager(benchmark::State& state)
 {
-    set_threads(state);
+    set_threads(state, static_cast<int>(state.range(0)));
     const inputs in;
     const auto nn = static_cast<std::size_t>(n * n);
     std::unique_ptr<double[]> r(new double[nn]);
@@ -178,10 +169,6 @@ void BM_outer_chain_eager(benchmark::State& state)
     set_counters(state);
 }
 
-void thread_args(benchmark::internal::Benchmark* b)
-{
-    b->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
-}
 
 } // namespace
 
