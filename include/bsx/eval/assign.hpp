@@ -22,15 +22,23 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
     if constexpr (D == 0) {
         assign_broadcast<T, 1>(data, {1}, {1}, expr);
     } else {
-        if (shape_size(shape) == 0) return;
-        const destination<T, D> dest{data, shape, strides};
+        const index_t total = shape_size(shape);
+        if (total == 0) return;
+        // Rows (along the innermost axis of extent > 1) stay whole on one thread whenever
+        // there are enough of them; that lets operands that read their own row skip a copy.
+        index_t row = 1;
+        for (std::size_t d = 0; d < D; ++d)
+            if (shape[d] > 1) row = shape[d];
+        const int threads = loop_threads(total);
+        const bool whole_rows = total / row >= threads;
+        const destination<T, D> dest{data, shape, strides, whole_rows};
         constexpr std::size_t r = rank_v<E>;
         axis_map<r> axes{};
         for (std::size_t k = 0; k < r; ++k) axes[k] = rules_of_t<E>::result_axis(k, r, D);
         auto ev = make_evaluator(expr, axes, dest);
         shape_t<D> loop_strides = strides;
         const auto loop = coalesce(shape, loop_strides, ev);
-        run_loop(ev, data, loop_strides, loop);
+        run_loop(ev, data, loop_strides, loop, threads, whole_rows ? row : 1);
     }
 }
 

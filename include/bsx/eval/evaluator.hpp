@@ -195,7 +195,7 @@ auto bind_memory(const E& e, const axis_map<rank_v<E>>& axes, const destination<
     ev.stride = destination_strides<D>(shape, strides, axes);
     const bool overlaps = memory_range(ev.base, shape, strides)
                               .overlaps(memory_range(dest.data, dest.shape, dest.strides));
-    if (overlaps && !reads_written_element(ev.base, ev.stride, dest)) {
+    if (overlaps && !reads_written_element(ev.base, ev.stride, dest) && !reads_own_row(ev.base, ev.stride, dest)) {
         // Value semantics: read this operand from a copy of its own elements (not of
         // its broadcast), so only the overlapping operand is duplicated.
         std::shared_ptr<V[]> copy = std::make_shared_for_overwrite<V[]>(std::size_t(shape_size(shape)));

@@ -139,23 +139,40 @@ template <class T, std::size_t D, class Ev>
     }
 }
 
-/// Runs the whole loop nest: in parallel above the threshold (static partition of the
-/// flattened elements, so the work split never depends on timing), serially below it
-/// or inside an enclosing parallel region.
+/// The number of threads an assignment of `total` elements runs on: OpenMP's count
+/// above the threshold and outside any enclosing parallel region, else 1.
+inline int loop_threads(index_t total) noexcept {
+#ifdef _OPENMP
+    if (total >= BSX_PARALLEL_THRESHOLD && !omp_in_parallel()) return omp_get_max_threads();
+#else
+    (void)total;
+#endif
+    return 1;
+}
+
+/// Runs the whole loop nest on `threads` threads. The flattened elements are split
+/// statically into contiguous blocks whose bounds are multiples of `granule` (a whole
+/// destination row when rows must stay with one thread, else 1), so the split never
+/// depends on timing.
 template <class T, std::size_t D, class Ev>
-void run_loop(const Ev& ev, T* dst, const shape_t<D>& dst_strides, const loop_shape<D>& loop) {
+void run_loop(const Ev& ev, T* dst, const shape_t<D>& dst_strides, const loop_shape<D>& loop, int threads,
+              index_t granule) {
     index_t total = 1;
     for (std::size_t d = 0; d < loop.nd; ++d) total *= loop.extent[d];
 #ifdef _OPENMP
-    if (total >= BSX_PARALLEL_THRESHOLD && !omp_in_parallel() && omp_get_max_threads() > 1) {
-#pragma omp parallel
+    if (threads > 1) {
+        const index_t units = total / granule;
+#pragma omp parallel num_threads(threads)
         {
-            const index_t threads = omp_get_num_threads();
+            const index_t n = omp_get_num_threads();
             const index_t t = omp_get_thread_num();
-            run_range(ev, dst, dst_strides, loop, total * t / threads, total * (t + 1) / threads);
+            run_range(ev, dst, dst_strides, loop, units * t / n * granule, units * (t + 1) / n * granule);
         }
         return;
     }
+#else
+    (void)threads;
+    (void)granule;
 #endif
     run_range(ev, dst, dst_strides, loop, 0, total);
 }
