@@ -15,6 +15,8 @@
 
 #include <bsx/bsx.hpp>
 
+#include "test_support.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -34,6 +36,10 @@
 
 namespace {
 
+using test_support::evaluated;
+using test_support::flat;
+using test_support::fmt;
+
 using bsx::index_t;
 template <std::size_t N>
 using shape = std::array<index_t, N>;
@@ -48,18 +54,6 @@ double opaque(double x) {
     return v;
 }
 
-/// A shape as NumPy prints it, written here independently of bsx.
-template <class S>
-std::string fmt(const S& s) {
-    std::string out = "(";
-    for (std::size_t k = 0; k < s.size(); ++k) {
-        if (k) out += ',';
-        out += std::to_string(s[k]);
-    }
-    if (s.size() == 1) out += ',';
-    out += ')';
-    return out;
-}
 
 std::string num(double v) {
     char buf[64];
@@ -100,18 +94,6 @@ bsx::array<T, 2> row(const std::vector<T>& v) {
     return a;
 }
 
-/// Shape and row-major values of an evaluated expression, converted to double so
-/// that the comparisons below are plain functions (one copy, not one per expression
-/// type: this keeps the file's compile time down).
-struct flat {
-    std::string shape;
-    std::vector<double> values;
-};
-template <class E>
-flat evaluated(const E& e) {
-    const auto r = bsx::eval(e);
-    return {fmt(r.shape()), std::vector<double>(r.begin(), r.end())};
-}
 
 void compare_flat(const flat& got, const std::string& want_shape, const std::vector<double>& want) {
     BOOST_TEST(got.shape == want_shape);

@@ -10,6 +10,8 @@
 
 #include <bsx/bsx.hpp>
 
+#include "test_support.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -22,32 +24,15 @@
 
 namespace {
 
+using test_support::evaluated;
+using test_support::flat;
+using test_support::fmt;
+
 using bsx::index_t;
 template <std::size_t N>
 using shape = std::array<index_t, N>;
 
-template <class S>
-std::string fmt(const S& s) {
-    std::string out = "(";
-    for (std::size_t k = 0; k < s.size(); ++k) {
-        if (k) out += ',';
-        out += std::to_string(s[k]);
-    }
-    if (s.size() == 1) out += ',';
-    out += ')';
-    return out;
-}
 
-/// Shape and row-major values of an expression, evaluated by bsx::eval.
-struct flat {
-    std::string shape;
-    std::vector<double> values;
-};
-template <class E>
-flat evaluated(const E& e) {
-    const auto r = bsx::eval(e);
-    return {fmt(r.shape()), std::vector<double>(r.begin(), r.end())};
-}
 void compare_flat(const flat& got, const std::string& want_shape, const std::vector<double>& want) {
     BOOST_TEST(got.shape == want_shape);
     BOOST_TEST(got.values == want, boost::test_tools::per_element());
