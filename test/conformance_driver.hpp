@@ -3,8 +3,8 @@
 // test_conformance_func.cpp (one Boost.Test executable per op group).
 //
 // Reads the case files described in ../shared/conformance/README.md (format,
-// op table, tolerance rule, rule sets) and runs every `rules numpy` case of
-// the executable's op group through bsx: build the two operands as
+// op table, tolerance rule, rule sets) and runs every case of
+// the executable's op group through bsx, under every rule set: build the two operands as
 // bsx::array<double, Ra> and bsx::array<double, Rb>, build the lazy
 // expression named by the op table, evaluate it with bsx::eval and compare
 // shape and values with the file. `expect error` cases must throw
@@ -23,8 +23,11 @@
 //
 // The tolerance (rel, abs, ops) is read from the file's `# tolerance` header.
 //
-// `rules octave` and `rules xla` cases are counted and reported as not run
-// yet: see "ADDING A RULE SET" below for where they plug in.
+// Every rule set runs: numpy (the default), octave (one operand tagged with
+// bsx::with_rules<bsx::octave_rules>), xla (tagged with bsx::xla_rules; a
+// `dims` line places the lower-rank operand with bsx::in_dims). Under xla, a
+// rank mismatch without dims must not compile: such a case passes when a
+// requires-expression says the tagged `a + b` is ill-formed.
 //
 // Include after defining BOOST_TEST_MODULE and including
 // <boost/test/unit_test.hpp>.
@@ -48,6 +51,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -433,7 +437,7 @@ outcome run_expression(const test_case& c, const tolerance& tol, Build&& build) 
 }
 
 // The op table of the README, restricted to group G. A and B are the operand
-// types (arrays, or later tagged operands such as bsx::with_rules<...>(a));
+// types (arrays, views, or tagged operands such as bsx::with_rules<...>(a));
 // they are held by reference, and the expression is evaluated before this
 // function returns.
 template <op_group G, class A, class B>
@@ -490,22 +494,8 @@ bsx::array<double, R> make_operand(const operand& o) {
 }
 
 // ---------------------------------------------------------------------------
-// Rule sets.
-//
-// ADDING A RULE SET: write one struct like numpy_rule_set below whose
-// run<Ra, Rb> builds the operands, tags them for that rule set and calls
-// apply_op<G>; make its table with make_table<xxx_rule_set<G>>() in
-// run_file<G> and replace the "not run yet" branch there (search for
-// "ADD RULE SETS HERE"). Sketches:
-//   octave: return apply_op<G>(c, tol, bsx::with_rules<bsx::octave_rules>(a), b);
-//   xla:    equal ranks or a rank-0 operand: tag with bsx::xla_rules as above;
-//           with a `dims` line: view the lower-rank operand with
-//           bsx::in_dims<max(Ra,Rb)>(x, dims) (throws bsx::broadcast_error for
-//           invalid dims, which an `expect error` case accepts) and tag;
-//           ranks differ, no scalar, no dims: must not compile -- check with a
-//           requires-expression that the tagged `a + b` is ill-formed and
-//           count the case as passed iff it expects an error.
-//           (dispatch() rejects a `dims` line; let it through for xla.)
+// Rule sets: each builds the operands as bsx arrays of the case's ranks, tags
+// them for its rule set and calls apply_op<G>.
 // ---------------------------------------------------------------------------
 template <op_group G>
 struct numpy_rule_set {
@@ -514,6 +504,53 @@ struct numpy_rule_set {
     const auto a = make_operand<Ra>(c.a);
     const auto b = make_operand<Rb>(c.b);
     return apply_op<G>(c, tol, a, b);  // numpy_rules is the default
+  }
+};
+
+template <op_group G>
+struct octave_rule_set {
+  template <std::size_t Ra, std::size_t Rb>
+  static outcome run(const test_case& c, const tolerance& tol) {
+    const auto a = make_operand<Ra>(c.a);
+    const auto b = make_operand<Rb>(c.b);
+    return apply_op<G>(c, tol, bsx::with_rules<bsx::octave_rules>(a), b);  // one tag governs the node
+  }
+};
+
+// Whether bsx accepts `x + y` at all: under xla rules, operands of different rank
+// (neither rank 0) without dims must not compile.
+template <class X, class Y>
+constexpr bool combinable = requires(const X& x, const Y& y) { x + y; };
+
+template <op_group G>
+struct xla_rule_set {
+  template <std::size_t Ra, std::size_t Rb>
+  static outcome run(const test_case& c, const tolerance& tol) {
+    const auto a = make_operand<Ra>(c.a);
+    const auto b = make_operand<Rb>(c.b);
+    const auto tagged_a = bsx::with_rules<bsx::xla_rules>(a);
+    if (!c.dims) {
+      if constexpr (combinable<decltype(tagged_a), decltype(b)>) {
+        return apply_op<G>(c, tol, tagged_a, b);
+      } else {
+        return c.expect ? fail(c, "bsx rejects ranks " + std::to_string(Ra) + " and " + std::to_string(Rb) +
+                                      " without dims at compile time, but the file expects a result")
+                        : pass();
+      }
+    } else if constexpr (Ra == Rb || Ra == 0 || Rb == 0) {
+      return fail(c, "a 'dims' line for equal ranks or a rank-0 operand is not part of the format");
+    } else {
+      // The lower-rank operand, placed at the higher rank by its dims.
+      constexpr std::size_t R = std::max(Ra, Rb);
+      try {
+        if constexpr (Ra < Rb)
+          return apply_op<G>(c, tol, bsx::with_rules<bsx::xla_rules>(bsx::in_dims<R>(a, std::span<const index_t>(*c.dims))), b);
+        else
+          return apply_op<G>(c, tol, tagged_a, bsx::in_dims<R>(b, std::span<const index_t>(*c.dims)));
+      } catch (const bsx::broadcast_error& ex) {  // invalid dims
+        return c.expect ? unexpected_exception(c, "bsx::in_dims threw", ex) : pass();
+      }
+    }
   }
 };
 
@@ -533,7 +570,7 @@ constexpr runner_table make_table() {
 
 inline outcome dispatch(const runner_table& table, const test_case& c, const tolerance& tol) {
   if (!c.op) return fail(c, "unknown op id '" + c.op_name + "'");
-  if (c.dims) return fail(c, "a 'dims' line is only meaningful under xla rules");
+  if (c.dims && c.rules != "xla") return fail(c, "a 'dims' line is only meaningful under xla rules");
   const std::size_t ra = c.a.shape.size(), rb = c.b.shape.size();
   if (ra > max_rank || rb > max_rank)
     return fail(c, "operand rank above " + std::to_string(max_rank) +
@@ -569,58 +606,52 @@ void run_file(const std::string& path) {
   BOOST_CHECK_MESSAGE(f.tol.present, path << " has no '# tolerance ...' header line");
 
   static constexpr runner_table numpy_table = make_table<numpy_rule_set<G>>();
+  static constexpr runner_table octave_table = make_table<octave_rule_set<G>>();
+  static constexpr runner_table xla_table = make_table<xla_rule_set<G>>();
+  const std::map<std::string, const runner_table*> tables{
+      {"numpy", &numpy_table}, {"octave", &octave_table}, {"xla", &xla_table}};
 
-  std::map<std::string, int> in_file, in_group;  // rules -> number of cases
-  std::map<std::string, op_stats> per_op;
-  int numpy_run = 0, numpy_passed = 0;
+  std::map<std::string, int> in_file, in_group;        // rules -> number of cases
+  std::map<std::string, op_stats> per_rules;           // rules -> totals
+  std::map<std::pair<std::string, std::string>, op_stats> per_op;  // (rules, op) -> stats
   for (const auto& c : f.cases) {
     ++in_file[c.rules];
     if (group_of(c.op) != G) continue;
     ++in_group[c.rules];
-    if (c.rules == "numpy") {
-      const outcome o = dispatch(numpy_table, c, f.tol);
-      ++numpy_run;
-      auto& s = per_op[c.op_name];
-      ++s.run;
-      if (!c.expect) ++s.error_cases;
-      if (o.passed) {
-        ++numpy_passed;
-        ++s.passed;
-      } else {
-        BOOST_ERROR(o.message);
-      }
-    } else if (c.rules == "octave" || c.rules == "xla") {
-      // ADD RULE SETS HERE. Not run yet: the rule-set API (bsx::with_rules,
-      // bsx::in_dims) comes with a later issue; only counted.
-    } else {
+    const auto table = tables.find(c.rules);
+    if (table == tables.end()) {
       BOOST_ERROR(case_str(c) + ": unknown rule set '" + c.rules + "'");
+      continue;
     }
+    const outcome o = dispatch(*table->second, c, f.tol);
+    for (op_stats* s : {&per_rules[c.rules], &per_op[{c.rules, c.op_name}]}) {
+      ++s->run;
+      if (!c.expect) ++s->error_cases;
+      if (o.passed) ++s->passed;
+    }
+    if (!o.passed) BOOST_ERROR(o.message);
   }
 
-  // Summary per op.
+  // Summary per rule set and op.
   std::ostringstream sum;
   sum << "conformance summary for " << path << "\n  ops: " << group_name(G) << "\n";
-  sum << "  rules numpy:\n  op        run  passed  (expect error)\n";
-  for (const auto& [op, s] : per_op) {
-    char buf[128];
-    std::snprintf(buf, sizeof buf, "  %-8s %4d  %6d  (%d)%s\n", op.c_str(), s.run, s.passed,
-                  s.error_cases, s.passed == s.run ? "" : "  <-- FAILURES");
+  sum << "  rules   op        run  passed  (expect error)\n";
+  for (const auto& [key, s] : per_op) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "  %-7s %-8s %4d  %6d  (%d)%s\n", key.first.c_str(), key.second.c_str(),
+                  s.run, s.passed, s.error_cases, s.passed == s.run ? "" : "  <-- FAILURES");
     sum << buf;
   }
-  sum << "  numpy: " << numpy_passed << "/" << numpy_run << " passed (" << in_group["numpy"]
-      << " numpy cases of these ops in the file; " << in_file["numpy"] << " numpy cases in all)\n";
-  for (const char* rules : {"octave", "xla"})
-    sum << "  " << rules << ": " << in_group[rules] << " cases of these ops (" << in_file[rules]
-        << " in all) not run yet (rule-set API pending)\n";
+  for (const auto& [rules, table] : tables) {
+    const op_stats& s = per_rules[rules];
+    sum << "  " << rules << ": " << s.passed << "/" << s.run << " passed (" << in_file[rules] << " "
+        << rules << " cases in the file, all ops)\n";
+    BOOST_CHECK_MESSAGE(s.run == in_group[rules], path << ": ran " << s.run << " " << rules
+                            << " cases, the file has " << in_group[rules] << " of these ops");
+    BOOST_CHECK_MESSAGE(s.passed == s.run,
+                        path << ": " << s.passed << " of " << s.run << " " << rules << " cases passed");
+  }
   std::cout << sum.str() << std::flush;
-  for (const char* rules : {"octave", "xla"})
-    BOOST_TEST_MESSAGE(path << ": " << in_group[rules] << " 'rules " << rules
-                            << "' cases of these ops not run yet (bsx::with_rules / bsx::in_dims pending)");
-
-  BOOST_CHECK_MESSAGE(numpy_run == in_group["numpy"], path << ": ran " << numpy_run
-                          << " numpy cases, the file has " << in_group["numpy"] << " of these ops");
-  BOOST_CHECK_MESSAGE(numpy_passed == numpy_run,
-                      path << ": " << numpy_passed << " of " << numpy_run << " numpy cases passed");
 }
 
 // The two Boost test cases of each executable.

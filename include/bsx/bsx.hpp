@@ -1,8 +1,10 @@
 // bsx/bsx.hpp: the whole library. Lazy broadcasting array expressions: arrays and
-// views (array.hpp, view/), operators and functions (expr/), the fused evaluator (eval/).
+// views (array.hpp, view/), operators and functions (expr/), broadcasting rule sets
+// (shape/), the fused evaluator (eval/).
 #pragma once
 
 #include "config.hpp"
+#include "shape/broadcast_dims.hpp"
 #include "shape/broadcast_error.hpp"
 #include "shape/rules.hpp"
 #include "shape/shape.hpp"
@@ -11,9 +13,12 @@
 #include "expr/functions.hpp"
 #include "expr/map_node.hpp"
 #include "expr/operators.hpp"
+#include "expr/placed_node.hpp"
+#include "expr/with_rules.hpp"
 
 #include "array.hpp"
 #include "factories.hpp"
+#include "view/in_dims.hpp"
 #include "view/permute.hpp"
 #include "view/reshape.hpp"
 #include "view/slice.hpp"

@@ -3,6 +3,7 @@
 // expression kept in `auto` never dangles on a temporary.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <type_traits>
 #include <utility>
@@ -37,6 +38,20 @@ const H& unwrap(const H& h) noexcept {
 template <class A>
 const A& unwrap(std::reference_wrapper<const A> h) noexcept {
     return h.get();
+}
+
+/// The rank of an operand; plain scalars are rank 0.
+template <class X>
+constexpr std::size_t operand_rank() noexcept {
+    if constexpr (expression<X>) return rank_v<X>;
+    else return 0;
+}
+
+/// The shape of an operand; plain scalars have shape ().
+template <class X>
+auto operand_shape(const X& x) {
+    if constexpr (expression<X>) return x.shape();
+    else return shape_t<0>{};
 }
 
 /// The expression type behind a stored operand.

@@ -3,6 +3,7 @@
 // assign_broadcast: bind the tree, coalesce, run the one fused loop.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <string_view>
 #include <utility>
@@ -36,9 +37,17 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
         axis_map<r> axes{};
         for (std::size_t k = 0; k < r; ++k) axes[k] = rules_of_t<E>::result_axis(k, r, D);
         auto ev = make_evaluator(expr, axes, dest);
-        shape_t<D> loop_strides = strides;
-        const auto loop = coalesce(shape, loop_strides, ev);
-        run_loop(ev, data, loop_strides, loop, threads, whole_rows ? row : 1);
+        using steps_t = operand_steps<D>;
+        steps_t dst{strides, 0};
+        std::array<steps_t*, 1 + decltype(ev)::leaf_count> all{&dst};
+        ev.collect_steps(all.data() + 1);
+        const auto loop = coalesce<D>(shape, all);
+        // Rows that every operand and the destination walk with unit stride run as one
+        // chunk; otherwise chunks are sized for the tiles.
+        bool direct = true;
+        for (const steps_t* o : all) direct &= o->stride[loop.nd - 1] == 1 && o->period == 0;
+        run_loop(ev, data, dst.stride, loop, direct ? loop.extent[loop.nd - 1] : index_t(BSX_CHUNK), threads,
+                 whole_rows ? row : 1);
     }
 }
 

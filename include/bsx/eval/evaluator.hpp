@@ -18,8 +18,11 @@
 #include "../config.hpp"
 #include "../expr/expression.hpp"
 #include "../expr/map_node.hpp"
+#include "../expr/placed_node.hpp"
 #include "../expr/scalar.hpp"
+#include "../expr/with_rules.hpp"
 #include "alias.hpp"
+#include "loop.hpp"
 
 namespace bsx {
 
@@ -30,19 +33,6 @@ namespace detail {
 
 template <class T, std::size_t D, class E>
 void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& strides, const E& expr);
-
-/// The rule set that aligns an expression's axes with its destination's.
-template <class E>
-struct rules_of {
-    using type = numpy_rules;
-};
-template <class E>
-    requires requires { typename E::rules; }
-struct rules_of<E> {
-    using type = typename E::rules;
-};
-template <class E>
-using rules_of_t = typename rules_of<std::remove_cvref_t<E>>::type;
 
 /// Which destination axis each axis of a rank-r operand lies on.
 template <std::size_t R>
@@ -62,7 +52,7 @@ using axis_map = std::array<std::size_t, R>;
 template <class T, std::size_t D>
 struct leaf_evaluator {
     const T* base = nullptr;
-    shape_t<D> stride{};                 // destination-space strides, coalesced in place
+    operand_steps<D> steps;              // destination-space strides, coalesced in place
     std::shared_ptr<const T[]> copy;     // owns the copy made when the operand aliased
     const T* row = nullptr;
     const T* q = nullptr;
@@ -72,7 +62,8 @@ struct leaf_evaluator {
     // Tiles live in the loop's stack frame, not here, so evaluators stay small and
     // cheap to build and to copy per thread.
     static_assert(std::is_trivially_copyable_v<T>, "bsx: array elements must be trivially copyable");
-    static constexpr std::size_t tile_bytes = (BSX_CHUNK * sizeof(T) + 63) / 64 * 64;
+    // A chunk, plus one period of slack for repeating operands.
+    static constexpr std::size_t tile_bytes = ((BSX_CHUNK + max_fold_period) * sizeof(T) + 63) / 64 * 64;
     std::byte* attach_tiles(std::byte* scratch) noexcept {
         tile = reinterpret_cast<T*>(scratch);
         return scratch + tile_bytes;
@@ -88,9 +79,16 @@ struct leaf_evaluator {
     // type, which keeps the code generated per assignment (and so build times) small.
     [[gnu::noinline]] void begin_row(const index_t* idx, std::size_t outer, index_t fill) noexcept {
         row = base;
-        for (std::size_t d = 0; d < outer; ++d) row += idx[d] * stride[d];
-        inner = stride[outer];
-        if (inner == 0) {
+        for (std::size_t d = 0; d < outer; ++d) row += idx[d] * steps.stride[d];
+        inner = steps.stride[outer];
+        if (steps.period != 0) {
+            // The row is this operand's `period` values over and over: lay them out once
+            // so that any chunk reads them from an offset into the tile.
+            const index_t p = steps.period;
+            for (index_t t = 0; t < p; ++t) tile[t] = row[t * inner];
+            for (index_t t = p; t < fill + p; ++t) tile[t] = tile[t - p];
+            q = tile;
+        } else if (inner == 0) {
             const T v = *row;
 BSX_SIMD_LOOP
             for (index_t t = 0; t < fill; ++t) tile[t] = v;
@@ -98,15 +96,19 @@ BSX_SIMD_LOOP
         }
     }
     void prepare(index_t j0, index_t len) noexcept {
-        if (inner == 1) q = row + j0;
+        if (steps.period != 0) q = tile + j0 % steps.period;
+        else if (inner == 1) q = row + j0;
         else if (inner != 0) gather(j0, len);
     }
     [[gnu::noinline]] void gather(index_t j0, index_t len) noexcept {
         for (index_t t = 0; t < len; ++t) tile[t] = row[(j0 + t) * inner];
         q = tile;
     }
-    template <class F>
-    void for_each_stride(F&& f) { f(stride); }
+    static constexpr std::size_t leaf_count = 1;
+    operand_steps<D>** collect_steps(operand_steps<D>** out) noexcept {
+        *out = &steps;
+        return out + 1;
+    }
 };
 
 #if defined(__clang__)
@@ -122,8 +124,11 @@ struct scalar_evaluator {
     std::byte* attach_tiles(std::byte* scratch) noexcept { return scratch; }
     void begin_row(const index_t*, std::size_t, index_t) noexcept {}
     void prepare(index_t, index_t) noexcept {}
-    template <class F>
-    void for_each_stride(F&&) {}
+    static constexpr std::size_t leaf_count = 0;
+    template <class P>
+    P* collect_steps(P* out) noexcept {
+        return out;
+    }
 };
 
 /// What the inner loop sees of a node: its operation and its children's readers.
@@ -138,10 +143,11 @@ struct node_reader {
 };
 
 template <class Tuple>
-struct children_tile_bytes;
+struct children_sizes;
 template <class... C>
-struct children_tile_bytes<boost::hana::tuple<C...>> {
-    static constexpr std::size_t value = (std::size_t{0} + ... + C::tile_bytes);
+struct children_sizes<boost::hana::tuple<C...>> {
+    static constexpr std::size_t tile_bytes = (std::size_t{0} + ... + C::tile_bytes);
+    static constexpr std::size_t leaf_count = (std::size_t{0} + ... + C::leaf_count);
 };
 
 template <class Op, class Children>
@@ -153,7 +159,7 @@ struct node_evaluator {
         auto readers = boost::hana::transform(children, [](const auto& c) { return c.chunk_reader(); });
         return node_reader<Op, decltype(readers)>{&op, readers};
     }
-    static constexpr std::size_t tile_bytes = children_tile_bytes<Children>::value;
+    static constexpr std::size_t tile_bytes = children_sizes<Children>::tile_bytes;
     std::byte* attach_tiles(std::byte* scratch) noexcept {
         boost::hana::for_each(children, [&](auto& c) { scratch = c.attach_tiles(scratch); });
         return scratch;
@@ -164,9 +170,11 @@ struct node_evaluator {
     void prepare(index_t j0, index_t len) noexcept {
         boost::hana::for_each(children, [&](auto& c) { c.prepare(j0, len); });
     }
-    template <class F>
-    void for_each_stride(F&& f) {
-        boost::hana::for_each(children, [&](auto& c) { c.for_each_stride(f); });
+    static constexpr std::size_t leaf_count = children_sizes<Children>::leaf_count;
+    template <class P>
+    P* collect_steps(P* out) noexcept {
+        boost::hana::for_each(children, [&](auto& c) { out = c.collect_steps(out); });
+        return out;
     }
 };
 
@@ -192,17 +200,18 @@ auto bind_memory(const E& e, const axis_map<rank_v<E>>& axes, const destination<
     const auto shape = e.shape();
     const auto strides = e.strides();
     ev.base = e.data();
-    ev.stride = destination_strides<D>(shape, strides, axes);
+    ev.steps.stride = destination_strides<D>(shape, strides, axes);
     const bool overlaps = memory_range(ev.base, shape, strides)
                               .overlaps(memory_range(dest.data, dest.shape, dest.strides));
-    if (overlaps && !reads_written_element(ev.base, ev.stride, dest) && !reads_own_row(ev.base, ev.stride, dest)) {
+    if (overlaps && !reads_written_element(ev.base, ev.steps.stride, dest) &&
+        !reads_own_row(ev.base, ev.steps.stride, dest)) {
         // Value semantics: read this operand from a copy of its own elements (not of
         // its broadcast), so only the overlapping operand is duplicated.
         std::shared_ptr<V[]> copy = std::make_shared_for_overwrite<V[]>(std::size_t(shape_size(shape)));
         const auto packed = contiguous_strides(shape);
         assign_broadcast(copy.get(), shape, packed, strided_view<const V, N>(ev.base, shape, strides));
         ev.base = copy.get();
-        ev.stride = destination_strides<D>(shape, packed, axes);
+        ev.steps.stride = destination_strides<D>(shape, packed, axes);
         ev.copy = std::move(copy);
     }
     return ev;
@@ -214,6 +223,13 @@ auto make_evaluator(const E& e, const axis_map<rank_v<E>>& axes, const destinati
         return bind_memory(e, axes, dest);
     } else if constexpr (requires { e.value; }) {
         return scalar_evaluator<typename E::value_type>{e.value};
+    } else if constexpr (requires { e.untagged(); }) {
+        return make_evaluator(e.untagged(), axes, dest);  // a rule tag changes nothing here
+    } else if constexpr (requires { e.placement(); }) {
+        constexpr std::size_t r = rank_v<decltype(e.operand())>;
+        axis_map<r> operand_axes{};
+        for (std::size_t k = 0; k < r; ++k) operand_axes[k] = axes[e.placement()[k]];
+        return make_evaluator(e.operand(), operand_axes, dest);
     } else {
         // An inner node: each child's axes map through the node's own alignment rule.
         using rules = rules_of_t<E>;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <span>
 
 #include "../config.hpp"
 #include "../shape/shape.hpp"
@@ -25,13 +26,50 @@ struct loop_shape {
     shape_t<D> extent{};
 };
 
-/// Coalesces the axes of `extent` in place in `dest_strides` and in every leaf of `ev`.
-template <std::size_t D, class Ev>
-loop_shape<D> coalesce(const shape_t<D>& extent, shape_t<D>& dest_strides, Ev& ev) {
+/// How the destination or one memory operand steps through the loop nest: a stride per
+/// axis and, once short rows are folded (fold_short_rows), the period with which an
+/// operand repeats along the row (0: it does not repeat).
+template <std::size_t D>
+struct operand_steps {
+    shape_t<D> stride{};
+    index_t period = 0;
+};
+
+/// Rows at most this long are folded into longer ones; it bounds the period tiles.
+inline constexpr index_t max_fold_period = BSX_CHUNK / 4;
+
+/// Short rows (the pixels of an RGB image: rows of 3) would make per-row set-up dominate.
+/// Folds the next outer axis into the row while every operand either continues through
+/// it as if the row went on, or repeats along it (stride 0). A repeating operand then
+/// reads the row from a tile filled once with its values repeated (`period`).
+template <std::size_t D>
+void fold_short_rows(loop_shape<D>& loop, std::span<operand_steps<D>* const> ops) {
+    if constexpr (D < 2) return;  // one axis: nothing to fold (and no axis k to name)
+    while (loop.nd >= 2) {
+        const std::size_t inner = loop.nd - 1, k = inner - 1;
+        const index_t row = loop.extent[inner];
+        if (row > max_fold_period) return;
+        const auto continues = [&](const operand_steps<D>& o) {
+            return o.period == 0 && o.stride[k] == o.stride[inner] * row;
+        };
+        for (std::size_t i = 0; i < ops.size(); ++i)  // ops[0], the destination, never repeats
+            if (!continues(*ops[i]) && (i == 0 || ops[i]->stride[k] != 0)) return;
+        for (std::size_t i = 1; i < ops.size(); ++i)  // an operand that repeats already keeps its period
+            if (ops[i]->period == 0 && !continues(*ops[i])) ops[i]->period = row;
+        for (auto* o : ops) o->stride[k] = o->stride[inner];
+        loop.extent[k] *= row;
+        loop.nd = inner;
+    }
+}
+
+/// Coalesces the axes of `extent` in place in the strides of `ops`: ops[0] is the
+/// destination, the rest are the memory operands. Depends on the rank only, not on the
+/// expression, so it is compiled once per rank.
+template <std::size_t D>
+loop_shape<D> coalesce(const shape_t<D>& extent, std::span<operand_steps<D>* const> ops) {
     loop_shape<D> loop;
-    auto for_all_strides = [&](auto&& f) {
-        f(dest_strides);
-        ev.for_each_stride(f);
+    const auto for_all_strides = [&](auto&& f) {
+        for (auto* o : ops) f(o->stride);
     };
     // Drop extent-1 axes: their strides never matter.
     for (std::size_t k = 0; k < D; ++k) {
@@ -68,6 +106,7 @@ loop_shape<D> coalesce(const shape_t<D>& extent, shape_t<D>& dest_strides, Ev& e
         if (to != k) for_all_strides([&](auto& st) { st[to] = st[k]; });
     }
     loop.nd = nd;
+    fold_short_rows(loop, ops);
     return loop;
 }
 
@@ -90,21 +129,17 @@ template <class T, class Reader>
 #pragma clang diagnostic pop
 #endif
 
-/// Evaluates flattened elements [begin, end) of the loop nest into `dst`. Kept out of
-/// line: the serial and the parallel call share one compiled copy of the kernel.
+/// Evaluates flattened elements [begin, end) of the loop nest into `dst`, `chunk`
+/// elements at a time. Kept out of line: the serial and the parallel call share one
+/// compiled copy of the kernel.
 template <class T, std::size_t D, class Ev>
 [[gnu::noinline]] void run_range(const Ev& shared, T* dst, const shape_t<D>& dst_strides, const loop_shape<D>& loop,
-                                 index_t begin, index_t end) noexcept {
+                                 index_t chunk, index_t begin, index_t end) noexcept {
     Ev ev = shared;  // this thread's cursor over the binding; its tiles live in this frame
     const std::size_t outer = loop.nd - 1;
     const index_t n_inner = loop.extent[outer];
     const index_t dst_inner = dst_strides[outer];
     const index_t fill = std::min<index_t>(BSX_CHUNK, n_inner);
-    // Tiles are needed only for broadcast or strided operands; when every operand and
-    // the destination are unit-stride along the row, the whole row is one chunk.
-    bool unit_stride = dst_inner == 1;
-    ev.for_each_stride([&](const auto& st) { unit_stride &= st[outer] == 1; });
-    const index_t chunk = unit_stride ? n_inner : index_t(BSX_CHUNK);
     shape_t<D> idx{};
     index_t row = begin / n_inner;
     index_t j = begin % n_inner;
@@ -155,8 +190,8 @@ inline int loop_threads(index_t total) noexcept {
 /// destination row when rows must stay with one thread, else 1), so the split never
 /// depends on timing.
 template <class T, std::size_t D, class Ev>
-void run_loop(const Ev& ev, T* dst, const shape_t<D>& dst_strides, const loop_shape<D>& loop, int threads,
-              index_t granule) {
+void run_loop(const Ev& ev, T* dst, const shape_t<D>& dst_strides, const loop_shape<D>& loop, index_t chunk,
+              int threads, index_t granule) {
     index_t total = 1;
     for (std::size_t d = 0; d < loop.nd; ++d) total *= loop.extent[d];
 #ifdef _OPENMP
@@ -166,7 +201,7 @@ void run_loop(const Ev& ev, T* dst, const shape_t<D>& dst_strides, const loop_sh
         {
             const index_t n = omp_get_num_threads();
             const index_t t = omp_get_thread_num();
-            run_range(ev, dst, dst_strides, loop, units * t / n * granule, units * (t + 1) / n * granule);
+            run_range(ev, dst, dst_strides, loop, chunk, units * t / n * granule, units * (t + 1) / n * granule);
         }
         return;
     }
@@ -174,7 +209,7 @@ void run_loop(const Ev& ev, T* dst, const shape_t<D>& dst_strides, const loop_sh
     (void)threads;
     (void)granule;
 #endif
-    run_range(ev, dst, dst_strides, loop, 0, total);
+    run_range(ev, dst, dst_strides, loop, chunk, 0, total);
 }
 
 }  // namespace bsx::detail

@@ -3,29 +3,86 @@
 // Each is a function object: one line per entry of ops.hpp.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstddef>
+#include <initializer_list>
+#include <span>
 #include <utility>
 
+#include "../shape/broadcast_dims.hpp"
+#include "../view/in_dims.hpp"
 #include "map_node.hpp"
 #include "ops.hpp"
+#include "with_rules.hpp"
 
 namespace bsx {
 
 namespace detail {
+
+/// The operand of lower rank placed at the higher rank by XLA broadcast dimensions,
+/// then `Op` applied. With equal ranks or a rank-0 operand the dims must be the
+/// identity or empty, as in XLA, and nothing moves.
+template <class Op, class A, class B>
+auto apply_with_dims(A&& a, B&& b, std::span<const index_t> dims) {
+    constexpr std::size_t ra = operand_rank<A>(), rb = operand_rank<B>();
+    if constexpr (ra < rb && ra > 0) {
+        return make_node(Op{}, in_dims_for<rb>(Op::name, std::forward<A>(a), dims), std::forward<B>(b));
+    } else if constexpr (rb < ra && rb > 0) {
+        return make_node(Op{}, std::forward<A>(a), in_dims_for<ra>(Op::name, std::forward<B>(b), dims));
+    } else {
+        constexpr std::size_t R = std::max(ra, rb);
+        if constexpr (ra <= rb) placement_from_dims<R>(Op::name, operand_shape(a), dims);
+        else placement_from_dims<R>(Op::name, operand_shape(b), dims);
+        return make_node(Op{}, std::forward<A>(a), std::forward<B>(b));
+    }
+}
+
 /// `Op` applied element-wise to `Arity` broadcast operands, at least one an expression.
+/// Operands that cannot meet (two rule tags, ranks xla_rules cannot align) select a
+/// deleted overload, so `requires` sees the call as ill-formed and the compiler's note
+/// shows the comment on that line.
 template <class Op, std::size_t Arity>
 struct elementwise_function {
     template <class... X>
-        requires(sizeof...(X) == Arity && (expression<X> || ...))
+        requires(sizeof...(X) == Arity && (expression<X> || ...) && combinable<X...>)
     auto operator()(X&&... xs) const {
         return make_node(Op{}, std::forward<X>(xs)...);
+    }
+    template <class... X>
+        requires(sizeof...(X) == Arity && (expression<X> || ...) && !one_rule_set<X...>)
+    void operator()(X&&...) const = delete;  // bsx: operands tagged with different rule sets (with_rules) cannot meet in one node
+    template <class... X>
+        requires(sizeof...(X) == Arity && (expression<X> || ...) && one_rule_set<X...> && !ranks_align<X...>)
+    void operator()(X&&...) const = delete;  // bsx: under xla rules, operands of different rank need explicit broadcast dimensions (bsx::in_dims, or bsx::add(a, b, {dims}))
+
+    /// The XLA form, `bsx::add(a, b, {1})`: dims place the lower-rank operand.
+    template <class A, class B>
+        requires(Arity == 2 && (expression<A> || expression<B>) && one_rule_set<A, B>)
+    auto operator()(A&& a, B&& b, std::initializer_list<index_t> dims) const {
+        return apply_with_dims<Op>(std::forward<A>(a), std::forward<B>(b),
+                                   std::span<const index_t>(dims.begin(), dims.size()));
+    }
+    template <class A, class B, std::size_t K>
+        requires(Arity == 2 && (expression<A> || expression<B>) && one_rule_set<A, B>)
+    auto operator()(A&& a, B&& b, const std::array<index_t, K>& dims) const {
+        static_assert(K == std::min(operand_rank<A>(), operand_rank<B>()),
+                      "bsx: give one broadcast dimension per axis of the lower-rank operand");
+        return apply_with_dims<Op>(std::forward<A>(a), std::forward<B>(b), std::span<const index_t>(dims));
     }
 };
 template <class Op>
 using unary_function = elementwise_function<Op, 1>;
 template <class Op>
 using binary_function = elementwise_function<Op, 2>;
+
 }  // namespace detail
+
+// XLA's names for the arithmetic operators, with the XLA form (a, b, {dims}).
+inline constexpr detail::binary_function<ops::add> add{};
+inline constexpr detail::binary_function<ops::subtract> subtract{};
+inline constexpr detail::binary_function<ops::multiply> multiply{};
+inline constexpr detail::binary_function<ops::divide> divide{};
 
 // Binary functions.
 inline constexpr detail::binary_function<ops::minimum> min{};
@@ -84,17 +141,29 @@ auto cast(X&& x) {
 
 /// f applied element-wise to k >= 1 broadcast operands.
 template <class F, class... X>
-    requires(sizeof...(X) >= 1 && (expression<X> || ...))
+    requires(sizeof...(X) >= 1 && (expression<X> || ...) && detail::combinable<X...>)
 auto map(F f, X&&... xs) {
     return detail::make_node(ops::user_function<F>{std::move(f), "map"}, std::forward<X>(xs)...);
 }
+template <class F, class... X>
+    requires(sizeof...(X) >= 1 && (expression<X> || ...) && !detail::one_rule_set<X...>)
+void map(F, X&&...) = delete;  // bsx: operands tagged with different rule sets (with_rules) cannot meet in one node
+template <class F, class... X>
+    requires(sizeof...(X) >= 1 && (expression<X> || ...) && detail::one_rule_set<X...> && !detail::ranks_align<X...>)
+void map(F, X&&...) = delete;  // bsx: under xla rules, operands of different rank need explicit broadcast dimensions (bsx::in_dims)
 
 /// Octave's name for a binary map.
 template <class F, class A, class B>
-    requires(expression<A> || expression<B>)
+    requires((expression<A> || expression<B>) && detail::combinable<A, B>)
 auto bsxfun(F f, A&& a, B&& b) {
     return detail::make_node(ops::user_function<F>{std::move(f), "bsxfun"}, std::forward<A>(a),
                              std::forward<B>(b));
 }
+template <class F, class A, class B>
+    requires((expression<A> || expression<B>) && !detail::one_rule_set<A, B>)
+void bsxfun(F, A&&, B&&) = delete;  // bsx: operands tagged with different rule sets (with_rules) cannot meet in one node
+template <class F, class A, class B>
+    requires((expression<A> || expression<B>) && detail::one_rule_set<A, B> && !detail::ranks_align<A, B>)
+void bsxfun(F, A&&, B&&) = delete;  // bsx: under xla rules, operands of different rank need explicit broadcast dimensions (bsx::in_dims)
 
 }  // namespace bsx

@@ -17,6 +17,7 @@
 #include "../detail/operand.hpp"
 #include "../shape/rules.hpp"
 #include "expression.hpp"
+#include "with_rules.hpp"
 
 namespace bsx {
 
@@ -32,7 +33,9 @@ template <class Op, class... Held>
 class map_node {
 public:
     using bsx_expression_tag = void;
-    using rules = numpy_rules;
+    /// The operands' common rule set (void when none is tagged), passed up the tree.
+    using rules_tag = detail::common_tag_t<detail::unwrapped_t<Held>...>;
+    using rules = detail::rules_or_default_t<rules_tag>;
     using value_type =
         std::remove_cvref_t<std::invoke_result_t<const Op&, value_type_t<detail::unwrapped_t<Held>>...>>;
     static constexpr std::size_t rank = std::max({std::size_t{0}, rank_v<detail::unwrapped_t<Held>>...});
@@ -85,11 +88,17 @@ private:
 namespace detail {
 
 /// Builds the node for `op` applied to `xs...`, after one readable check of the operands.
+/// (The public operators and functions reject mixed tags and unaligned ranks in their
+/// signatures already; these checks keep internal callers honest.)
 template <class Op, class... X>
 auto make_node(Op op, X&&... xs) {
     if constexpr (!(operand<X> && ...)) {
         static_assert((operand<X> && ...),
                       "bsx: every operand must be a bsx expression or an arithmetic scalar");
+    } else if constexpr (!one_rule_set<X...>) {
+        static_assert(one_rule_set<X...>, "bsx: operands tagged with different rule sets (with_rules) cannot meet in one node");
+    } else if constexpr (!ranks_align<X...>) {
+        static_assert(ranks_align<X...>, BSX_XLA_RANKS_MESSAGE);
     } else {
         return map_node<Op, held_t<X>...>(std::move(op), hold(std::forward<X>(xs))...);
     }

@@ -30,12 +30,19 @@ BSX_UNARY_OPERATOR(!, logical_not_operator)
 BSX_UNARY_OPERATOR(~, bit_not)
 #undef BSX_UNARY_OPERATOR
 
-#define BSX_BINARY_OPERATOR(SYMBOL, OP)                                                   \
-    template <class A, class B>                                                           \
-        requires(expression<A> || expression<B>)                                          \
-    auto operator SYMBOL(A&& a, B&& b) {                                                  \
-        return detail::make_node(ops::OP{}, std::forward<A>(a), std::forward<B>(b));      \
-    }
+// Operands that cannot meet select a deleted overload (see elementwise_function).
+#define BSX_BINARY_OPERATOR(SYMBOL, OP)                                                                       \
+    template <class A, class B>                                                                               \
+        requires((expression<A> || expression<B>) && detail::combinable<A, B>)                               \
+    auto operator SYMBOL(A&& a, B&& b) {                                                                      \
+        return detail::make_node(ops::OP{}, std::forward<A>(a), std::forward<B>(b));                          \
+    }                                                                                                         \
+    template <class A, class B>                                                                               \
+        requires((expression<A> || expression<B>) && !detail::one_rule_set<A, B>)                            \
+    void operator SYMBOL(A&&, B&&) = delete; /* bsx: operands tagged with different rule sets (with_rules) cannot meet in one node */ \
+    template <class A, class B>                                                                               \
+        requires((expression<A> || expression<B>) && detail::one_rule_set<A, B> && !detail::ranks_align<A, B>) \
+    void operator SYMBOL(A&&, B&&) = delete; /* bsx: under xla rules, operands of different rank need explicit broadcast dimensions (bsx::in_dims, or bsx::add(a, b, {dims})) */
 BSX_BINARY_OPERATOR(+, plus)
 BSX_BINARY_OPERATOR(-, minus)
 BSX_BINARY_OPERATOR(*, multiplies)

@@ -41,6 +41,19 @@ struct divides {
     template <class A, class B>
     constexpr auto operator()(A a, B b) const { return a / b; }
 };
+// XLA's names (bsx::add, ...): the same operations, named so in error messages.
+struct add : plus {
+    static constexpr std::string_view name = "add";
+};
+struct subtract : minus {
+    static constexpr std::string_view name = "subtract";
+};
+struct multiply : multiplies {
+    static constexpr std::string_view name = "multiply";
+};
+struct divide : divides {
+    static constexpr std::string_view name = "divide";
+};
 /// Octave's `.\`: ldivide(a, b) is b / a.
 struct ldivide {
     static constexpr std::string_view name = "ldivide";

@@ -1,10 +1,12 @@
-// bsx/shape/rules.hpp: broadcasting rule sets and the shape computation they
-// drive. A rule set decides how the axes of operands of different rank line up;
-// after alignment every rule set uses the same per-axis test (equal, or one is 1).
+// bsx/shape/rules.hpp: the three broadcasting rule sets (NumPy, Octave, XLA) and the
+// shape computation they drive. A rule set only decides how the axes of operands of
+// different rank line up; after alignment all three use the same per-axis test
+// (equal extents, or one of them is 1).
 #pragma once
 
 #include <algorithm>
 #include <array>
+#include <concepts>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -14,14 +16,46 @@
 
 namespace bsx {
 
-/// NumPy: shapes are right-aligned; missing leading axes count as extent 1.
+/// NumPy (the default): shapes are right-aligned; missing leading axes count as 1.
 struct numpy_rules {
     static constexpr std::string_view name = "numpy";
-
+    static constexpr std::string_view alignment =
+        "shapes are right-aligned: the shorter shape gets leading 1s";
+    static constexpr bool aligns(std::size_t, std::size_t) noexcept { return true; }
     /// The result axis on which axis `k` of a rank-`r` operand lies in a rank-`R` result.
     static constexpr std::size_t result_axis(std::size_t k, std::size_t r, std::size_t R) noexcept {
         return k + (R - r);
     }
+};
+
+/// Octave: shapes are left-aligned; missing trailing axes count as 1.
+struct octave_rules {
+    static constexpr std::string_view name = "octave";
+    static constexpr std::string_view alignment =
+        "shapes are left-aligned: the shorter shape gets trailing 1s";
+    static constexpr bool aligns(std::size_t, std::size_t) noexcept { return true; }
+    static constexpr std::size_t result_axis(std::size_t k, std::size_t, std::size_t) noexcept { return k; }
+};
+
+/// XLA: no implicit rank promotion. Ranks must match unless one operand is rank 0;
+/// anything else needs explicit broadcast dimensions (bsx::in_dims, add(a, b, {dims})).
+struct xla_rules {
+    static constexpr std::string_view name = "xla";
+    static constexpr std::string_view alignment =
+        "ranks must be equal unless one operand is rank 0 (a scalar); other operands need "
+        "explicit broadcast dimensions";
+    static constexpr bool aligns(std::size_t r, std::size_t R) noexcept { return r == R || r == 0; }
+    static constexpr std::size_t result_axis(std::size_t k, std::size_t, std::size_t) noexcept { return k; }
+};
+
+/// What a rule set provides: a name for messages, whether ranks r <= R line up without
+/// help, and where axis k of a rank-r operand lands in a rank-R result.
+template <class R>
+concept rule_set = requires(std::size_t n) {
+    { R::name } -> std::convertible_to<std::string_view>;
+    { R::alignment } -> std::convertible_to<std::string_view>;
+    { R::aligns(n, n) } -> std::same_as<bool>;
+    { R::result_axis(n, n, n) } -> std::same_as<std::size_t>;
 };
 
 namespace detail {
@@ -34,22 +68,36 @@ constexpr index_t aligned_extent(const shape_t<N>& s, std::size_t axis) noexcept
     return 1;
 }
 
+/// The per-axis rule shared by every rule set: equal extents, or one is 1 and stretches.
+/// Returns the result extent, or -1 when the pair cannot be broadcast.
+constexpr index_t broadcast_extent(index_t ea, index_t eb) noexcept {
+    if (ea == eb || eb == 1) return ea;
+    if (ea == 1) return eb;
+    return -1;
+}
+
+// A macro because static_assert messages must be string literals in C++20.
+#define BSX_XLA_RANKS_MESSAGE                                                                      \
+    "bsx: under xla rules, operands of different rank need explicit broadcast dimensions "      \
+    "(bsx::in_dims, or the XLA form such as bsx::add(a, b, {dims}))"
+
 /// Broadcasts two shapes under `Rules`; `operation` names the caller in the error message.
 template <class Rules, std::size_t A, std::size_t B>
 shape_t<std::max(A, B)> broadcast_pair(std::string_view operation, const shape_t<A>& sa,
                                        const shape_t<B>& sb) {
     constexpr std::size_t R = std::max(A, B);
+    static_assert(Rules::aligns(std::min(A, B), R), BSX_XLA_RANKS_MESSAGE);
     shape_t<R> out{};
     for (std::size_t axis = 0; axis < R; ++axis) {
         const index_t ea = aligned_extent<Rules, R>(sa, axis);
         const index_t eb = aligned_extent<Rules, R>(sb, axis);
-        if (ea != eb && ea != 1 && eb != 1)
+        out[axis] = broadcast_extent(ea, eb);
+        if (out[axis] < 0)
             throw broadcast_error("bsx: " + std::string(operation) + ": shapes " + format_shape(sa) +
                                   " and " + format_shape(sb) + " cannot be broadcast under " +
                                   std::string(Rules::name) + " rules: axis " + std::to_string(axis) +
                                   " has extents " + std::to_string(ea) + " and " +
                                   std::to_string(eb));
-        out[axis] = ea == 1 ? eb : ea;
     }
     return out;
 }
@@ -59,6 +107,7 @@ shape_t<std::max(A, B)> broadcast_pair(std::string_view operation, const shape_t
 template <class Rules, std::size_t S, std::size_t D>
 void check_broadcast_to(std::string_view operation, const shape_t<S>& src, const shape_t<D>& dest) {
     static_assert(S <= D, "bsx: the rank of the expression exceeds the rank of the destination");
+    static_assert(Rules::aligns(S, D), BSX_XLA_RANKS_MESSAGE);
     for (std::size_t axis = 0; axis < D; ++axis) {
         const index_t e = aligned_extent<Rules, D>(src, axis);
         if (e != 1 && e != dest[axis])
@@ -74,9 +123,54 @@ void check_broadcast_to(std::string_view operation, const shape_t<S>& src, const
 }  // namespace detail
 
 /// The shape of `a op b` for operands of shapes `sa` and `sb`; throws bsx::broadcast_error.
-template <class Rules = numpy_rules, std::size_t A, std::size_t B>
+template <rule_set Rules = numpy_rules, std::size_t A, std::size_t B>
 shape_t<std::max(A, B)> broadcast_shapes(const shape_t<A>& sa, const shape_t<B>& sb) {
     return detail::broadcast_pair<Rules>("broadcast_shapes", sa, sb);
+}
+
+/// Walks through the rules for `sa` and `sb` line by line: rank alignment, then each
+/// axis (equal, stretched, or the mismatch), then the result shape or the reason there
+/// is none. Never throws (except std::bad_alloc).
+template <rule_set Rules = numpy_rules, std::size_t A, std::size_t B>
+std::string explain_broadcast(const shape_t<A>& sa, const shape_t<B>& sb) {
+    constexpr std::size_t R = std::max(A, B);
+    const std::string rules = std::string(Rules::name) + " rules";
+    std::string out = "broadcasting " + format_shape(sa) + " with " + format_shape(sb) + " under " + rules + "\n";
+    out += "rank alignment: " + std::string(Rules::alignment) + "\n";
+    if (!Rules::aligns(std::min(A, B), R)) {
+        out += "  ranks " + std::to_string(A) + " and " + std::to_string(B) +
+               " differ and neither operand is rank 0: give broadcast dimensions with bsx::in_dims or "
+               "the XLA form (bsx::add(a, b, {dims}))\n";
+        return out + "result: cannot be broadcast under " + rules + " without broadcast dimensions\n";
+    }
+    shape_t<R> a{}, b{};
+    for (std::size_t axis = 0; axis < R; ++axis) {
+        a[axis] = detail::aligned_extent<Rules, R>(sa, axis);
+        b[axis] = detail::aligned_extent<Rules, R>(sb, axis);
+    }
+    if (A == B) {
+        out += "  equal ranks: nothing to pad\n";
+    } else {
+        out += "  " + format_shape(sa) + " -> " + format_shape(a) + "\n";
+        out += "  " + format_shape(sb) + " -> " + format_shape(b) + "\n";
+    }
+    shape_t<R> result{};
+    for (std::size_t axis = 0; axis < R; ++axis) {
+        const index_t ea = a[axis], eb = b[axis];
+        result[axis] = detail::broadcast_extent(ea, eb);
+        out += "axis " + std::to_string(axis) + ": " + std::to_string(ea) + " and " + std::to_string(eb);
+        if (result[axis] < 0) {
+            out += ": mismatch, the extents differ and neither is 1\n";
+            return out + "result: cannot be broadcast: axis " + std::to_string(axis) + " has extents " +
+                   std::to_string(ea) + " and " + std::to_string(eb) + "\n";
+        }
+        if (ea == eb)
+            out += " -> " + std::to_string(ea) + " (equal)\n";
+        else
+            out += " -> " + std::to_string(result[axis]) + " (the " + (ea == 1 ? "first" : "second") +
+                   " operand's 1 is stretched)\n";
+    }
+    return out + "result: " + format_shape(result) + "\n";
 }
 
 }  // namespace bsx

@@ -1,0 +1,58 @@
+// bsx/expr/placed_node.hpp: an operand seen at a higher rank or a larger shape (XLA's
+// InDim placement, BroadcastInDim). Operand axis k lies on result axis at[k]; every
+// other result axis, and every operand axis of extent 1, is broadcast. Memory operands
+// get a strided view instead (view/in_dims.hpp); this node serves the lazy ones.
+#pragma once
+
+#include <concepts>
+#include <cstddef>
+#include <utility>
+
+#include "../detail/operand.hpp"
+#include "../shape/broadcast_dims.hpp"
+#include "expression.hpp"
+#include "with_rules.hpp"
+
+namespace bsx {
+
+template <class Held, std::size_t R>
+class placed_node {
+    using operand_type = detail::unwrapped_t<Held>;
+    static constexpr std::size_t r = rank_v<operand_type>;
+
+public:
+    using bsx_expression_tag = void;
+    using rules_tag = detail::rules_tag_t<operand_type>;
+    using value_type = value_type_t<operand_type>;
+    static constexpr std::size_t rank = R;
+
+    /// Precondition (checked by the callers): shape[at[k]] is the operand's extent k, or
+    /// that extent is 1.
+    placed_node(Held held, const detail::placement_t<r>& at, const shape_t<R>& shape)
+        : held_(std::move(held)), at_(at), shape_(shape) {}
+
+    const operand_type& operand() const noexcept { return detail::unwrap(held_); }
+    const detail::placement_t<r>& placement() const noexcept { return at_; }
+    const shape_t<R>& shape() const noexcept { return shape_; }
+    index_t size() const noexcept { return shape_size(shape_); }
+    index_t extent(std::size_t axis) const { return shape_.at(axis); }
+
+    value_type element(const shape_t<R>& idx) const {
+        const auto s = operand().shape();
+        shape_t<r> at_idx{};
+        for (std::size_t k = 0; k < r; ++k) at_idx[k] = s[k] == 1 ? 0 : idx[at_[k]];
+        return operand().element(at_idx);
+    }
+    template <std::integral... I>
+        requires(sizeof...(I) == R)
+    value_type operator()(I... i) const {
+        return element({static_cast<index_t>(i)...});
+    }
+
+private:
+    Held held_;
+    detail::placement_t<r> at_;
+    shape_t<R> shape_;
+};
+
+}  // namespace bsx
