@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <initializer_list>
 #include <span>
+#include <string>
 #include <utility>
 
 #include "../shape/broadcast_dims.hpp"
@@ -26,10 +27,23 @@ namespace detail {
 template <class Op, class A, class B>
 auto apply_with_dims(A&& a, B&& b, std::span<const index_t> dims) {
     constexpr std::size_t ra = operand_rank<A>(), rb = operand_rank<B>();
+    // A failed broadcast names the placed shape; say where it came from.
+    const auto with_origin = [dims](const auto& lower_shape, auto&& build) {
+        try {
+            return build();
+        } catch (const broadcast_error& e) {
+            throw broadcast_error(std::string(e.what()) + " (the operand of shape " + format_shape(lower_shape) +
+                                  " placed by broadcast dimensions " + format_dims(dims) + ")");
+        }
+    };
     if constexpr (ra < rb && ra > 0) {
-        return make_node(Op{}, in_dims_for<rb>(Op::name, std::forward<A>(a), dims), std::forward<B>(b));
+        const auto shape = operand_shape(a);
+        auto placed = in_dims_for<rb>(Op::name, std::forward<A>(a), dims);
+        return with_origin(shape, [&] { return make_node(Op{}, std::move(placed), std::forward<B>(b)); });
     } else if constexpr (rb < ra && rb > 0) {
-        return make_node(Op{}, std::forward<A>(a), in_dims_for<ra>(Op::name, std::forward<B>(b), dims));
+        const auto shape = operand_shape(b);
+        auto placed = in_dims_for<ra>(Op::name, std::forward<B>(b), dims);
+        return with_origin(shape, [&] { return make_node(Op{}, std::forward<A>(a), std::move(placed)); });
     } else {
         constexpr std::size_t R = std::max(ra, rb);
         if constexpr (ra <= rb) placement_from_dims<R>(Op::name, operand_shape(a), dims);
