@@ -57,6 +57,8 @@ struct leaf_evaluator {
     const T* row = nullptr;
     const T* q = nullptr;
     index_t inner = 0;
+    index_t phase = 0;       // repeating operands: where the next chunk starts in the period
+    index_t phase_step = 0;  // BSX_CHUNK % period: how far a full chunk moves the phase
     T* tile = nullptr;  // BSX_CHUNK elements of the running thread's scratch
 
     // Tiles live in the loop's stack frame, not here, so evaluators stay small and
@@ -87,7 +89,8 @@ struct leaf_evaluator {
             const index_t p = steps.period;
             for (index_t t = 0; t < p; ++t) tile[t] = row[t * inner];
             for (index_t t = p; t < fill + p; ++t) tile[t] = tile[t - p];
-            q = tile;
+            phase = -1;  // set by the row's first chunk, which may start mid-row
+            phase_step = BSX_CHUNK % p;
         } else if (inner == 0) {
             const T v = *row;
 BSX_SIMD_LOOP
@@ -96,9 +99,18 @@ BSX_SIMD_LOOP
         }
     }
     void prepare(index_t j0, index_t len) noexcept {
-        if (steps.period != 0) q = tile + j0 % steps.period;
-        else if (inner == 1) q = row + j0;
-        else if (inner != 0) gather(j0, len);
+        if (steps.period != 0) {
+            // Chunks after the first are BSX_CHUNK long (tiles force that length), so the
+            // phase advances without a division per chunk.
+            if (phase < 0) phase = j0 % steps.period;
+            q = tile + phase;
+            phase += phase_step;
+            if (phase >= steps.period) phase -= steps.period;
+        } else if (inner == 1) {
+            q = row + j0;
+        } else if (inner != 0) {
+            gather(j0, len);
+        }
     }
     [[gnu::noinline]] void gather(index_t j0, index_t len) noexcept {
         for (index_t t = 0; t < len; ++t) tile[t] = row[(j0 + t) * inner];
