@@ -16,6 +16,10 @@
 #include "expr/placed_node.hpp"
 #include "expr/with_rules.hpp"
 
+#include "reduce/reduce_node.hpp"
+#include "reduce/reduce_ops.hpp"
+#include "reduce/reductions.hpp"
+
 #include "array.hpp"
 #include "factories.hpp"
 #include "view/in_dims.hpp"

@@ -34,6 +34,9 @@ namespace detail {
 template <class T, std::size_t D, class E>
 void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& strides, const E& expr);
 
+template <class Op, class E, class Out>
+void reduce_expression(const E& e, std::size_t axis, Out&& out);  // eval/reduce.hpp
+
 /// Which destination axis each axis of a rank-r operand lies on.
 template <std::size_t R>
 using axis_map = std::array<std::size_t, R>;
@@ -229,10 +232,27 @@ auto bind_memory(const E& e, const axis_map<rank_v<E>>& axes, const destination<
     return ev;
 }
 
+/// A reduction inside a larger expression: computed once, now, into a buffer the size of
+/// its result, which the outer loop then reads like any memory operand.
+template <class E, std::size_t D>
+auto bind_reduction(const E& e, const axis_map<rank_v<E>>& axes) {
+    using V = value_type_t<E>;
+    std::shared_ptr<V[]> result = std::make_shared_for_overwrite<V[]>(std::size_t(e.size()));
+    reduce_expression<typename E::reduction>(e.operand(), e.reduced_axis(),
+                                             [&](index_t r, V value) { result[std::size_t(r)] = value; });
+    leaf_evaluator<V, D> ev;
+    ev.base = result.get();
+    ev.steps.stride = destination_strides<D>(e.shape(), contiguous_strides(e.shape()), axes);
+    ev.copy = std::move(result);
+    return ev;
+}
+
 template <class E, class T, std::size_t D>
 auto make_evaluator(const E& e, const axis_map<rank_v<E>>& axes, const destination<T, D>& dest) {
     if constexpr (strided_expression<E>) {
         return bind_memory(e, axes, dest);
+    } else if constexpr (requires { e.reduced_axis(); }) {
+        return bind_reduction<E, D>(e, axes);
     } else if constexpr (requires { e.value; }) {
         return scalar_evaluator<typename E::value_type>{e.value};
     } else if constexpr (requires { e.untagged(); }) {

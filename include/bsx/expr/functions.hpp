@@ -59,26 +59,27 @@ auto apply_with_dims(A&& a, B&& b, std::span<const index_t> dims) {
 template <class Op, std::size_t Arity>
 struct elementwise_function {
     template <class... X>
-        requires(sizeof...(X) == Arity && (expression<X> || ...) && combinable<X...>)
+        requires(sizeof...(X) == Arity && (operand<X> && ...) && (expression<X> || ...) && combinable<X...>)
     auto operator()(X&&... xs) const {
         return make_node(Op{}, std::forward<X>(xs)...);
     }
     template <class... X>
-        requires(sizeof...(X) == Arity && (expression<X> || ...) && !one_rule_set<X...>)
+        requires(sizeof...(X) == Arity && (operand<X> && ...) && (expression<X> || ...) && !one_rule_set<X...>)
     void operator()(X&&...) const = delete;  // bsx: operands tagged with different rule sets (with_rules) cannot meet in one node
     template <class... X>
-        requires(sizeof...(X) == Arity && (expression<X> || ...) && one_rule_set<X...> && !ranks_align<X...>)
+        requires(sizeof...(X) == Arity && (operand<X> && ...) && (expression<X> || ...) && one_rule_set<X...> &&
+                 !ranks_align<X...>)
     void operator()(X&&...) const = delete;  // bsx: under xla rules, operands of different rank need explicit broadcast dimensions (bsx::in_dims, or bsx::add(a, b, {dims}))
 
     /// The XLA form, `bsx::add(a, b, {1})`: dims place the lower-rank operand.
     template <class A, class B>
-        requires(Arity == 2 && (expression<A> || expression<B>) && one_rule_set<A, B>)
+        requires(Arity == 2 && operand<A> && operand<B> && (expression<A> || expression<B>) && one_rule_set<A, B>)
     auto operator()(A&& a, B&& b, std::initializer_list<index_t> dims) const {
         return apply_with_dims<Op>(std::forward<A>(a), std::forward<B>(b),
                                    std::span<const index_t>(dims.begin(), dims.size()));
     }
     template <class A, class B, std::size_t K>
-        requires(Arity == 2 && (expression<A> || expression<B>) && one_rule_set<A, B>)
+        requires(Arity == 2 && operand<A> && operand<B> && (expression<A> || expression<B>) && one_rule_set<A, B>)
     auto operator()(A&& a, B&& b, const std::array<index_t, K>& dims) const {
         static_assert(K == std::min(operand_rank<A>(), operand_rank<B>()),
                       "bsx: give one broadcast dimension per axis of the lower-rank operand");
@@ -99,8 +100,7 @@ inline constexpr detail::binary_function<ops::multiply> multiply{};
 inline constexpr detail::binary_function<ops::divide> divide{};
 
 // Binary functions.
-inline constexpr detail::binary_function<ops::minimum> min{};
-inline constexpr detail::binary_function<ops::maximum> max{};
+// bsx::min and bsx::max are also reductions: reduce/reductions.hpp.
 inline constexpr detail::binary_function<ops::fmin> fmin{};
 inline constexpr detail::binary_function<ops::fmax> fmax{};
 inline constexpr detail::binary_function<ops::pow> pow{};

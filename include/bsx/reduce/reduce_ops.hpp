@@ -1,0 +1,124 @@
+// bsx/reduce/reduce_ops.hpp: the reduction table. One small struct per reduction:
+// the accumulator type for an element type, the identity, how two partial results
+// combine, and how the final accumulator becomes the result (mean divides by the count).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string_view>
+#include <type_traits>
+
+#include "../config.hpp"
+#include "../expr/ops.hpp"
+
+namespace bsx::ops {
+
+namespace detail {
+/// sum and prod of bool or integral elements accumulate in int64 (as NumPy on 64-bit).
+template <class T>
+using widened_t = std::conditional_t<std::is_integral_v<T>, std::int64_t, T>;
+}  // namespace detail
+
+struct sum_reduction {
+    static constexpr std::string_view name = "sum";
+    static constexpr bool needs_elements = false;
+    template <class T>
+    using accumulator = detail::widened_t<T>;
+    template <class A>
+    static constexpr A identity() noexcept { return A(0); }
+    template <class A>
+    static constexpr A combine(A x, A y) noexcept { return x + y; }
+    template <class A>
+    static constexpr A finish(A acc, index_t) noexcept { return acc; }
+};
+
+struct prod_reduction {
+    static constexpr std::string_view name = "prod";
+    static constexpr bool needs_elements = false;
+    template <class T>
+    using accumulator = detail::widened_t<T>;
+    template <class A>
+    static constexpr A identity() noexcept { return A(1); }
+    template <class A>
+    static constexpr A combine(A x, A y) noexcept { return x * y; }
+    template <class A>
+    static constexpr A finish(A acc, index_t) noexcept { return acc; }
+};
+
+/// The mean of integral elements is a double; of an empty extent, NaN (0 / 0).
+struct mean_reduction {
+    static constexpr std::string_view name = "mean";
+    static constexpr bool needs_elements = false;
+    template <class T>
+    using accumulator = std::conditional_t<std::is_integral_v<T>, double, T>;
+    template <class A>
+    static constexpr A identity() noexcept { return A(0); }
+    template <class A>
+    static constexpr A combine(A x, A y) noexcept { return x + y; }
+    template <class A>
+    static constexpr A finish(A acc, index_t n) noexcept {
+        return n == 0 ? std::numeric_limits<A>::quiet_NaN() : acc / static_cast<A>(n);
+    }
+};
+
+/// NaN-propagating, like NumPy's min/max; an empty extent has no result.
+struct min_reduction {
+    static constexpr std::string_view name = "min";
+    static constexpr bool needs_elements = true;
+    template <class T>
+    using accumulator = T;
+    template <class A>
+    static constexpr A identity() noexcept {
+        if constexpr (std::numeric_limits<A>::has_infinity) return std::numeric_limits<A>::infinity();
+        else return std::numeric_limits<A>::max();
+    }
+    template <class A>
+    static constexpr A combine(A x, A y) noexcept { return minimum{}(x, y); }
+    template <class A>
+    static constexpr A finish(A acc, index_t) noexcept { return acc; }
+};
+
+struct max_reduction {
+    static constexpr std::string_view name = "max";
+    static constexpr bool needs_elements = true;
+    template <class T>
+    using accumulator = T;
+    template <class A>
+    static constexpr A identity() noexcept {
+        if constexpr (std::numeric_limits<A>::has_infinity) return -std::numeric_limits<A>::infinity();
+        else return std::numeric_limits<A>::lowest();
+    }
+    template <class A>
+    static constexpr A combine(A x, A y) noexcept { return maximum{}(x, y); }
+    template <class A>
+    static constexpr A finish(A acc, index_t) noexcept { return acc; }
+};
+
+/// Elements count as true when nonzero (NaN is true, as in NumPy).
+struct all_reduction {
+    static constexpr std::string_view name = "all";
+    static constexpr bool needs_elements = false;
+    template <class T>
+    using accumulator = bool;
+    template <class A>
+    static constexpr A identity() noexcept { return true; }
+    template <class A>
+    static constexpr A combine(A x, A y) noexcept { return x && y; }
+    template <class A>
+    static constexpr A finish(A acc, index_t) noexcept { return acc; }
+};
+
+struct any_reduction {
+    static constexpr std::string_view name = "any";
+    static constexpr bool needs_elements = false;
+    template <class T>
+    using accumulator = bool;
+    template <class A>
+    static constexpr A identity() noexcept { return false; }
+    template <class A>
+    static constexpr A combine(A x, A y) noexcept { return x || y; }
+    template <class A>
+    static constexpr A finish(A acc, index_t) noexcept { return acc; }
+};
+
+}  // namespace bsx::ops
