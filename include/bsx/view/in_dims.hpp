@@ -85,6 +85,10 @@ auto broadcast_in_dim(X&& x, const shape_t<M>& shape, std::initializer_list<inde
     return detail::broadcast_in_dim_for(std::forward<X>(x), shape,
                                         std::span<const index_t>(dims.begin(), dims.size()));
 }
+template <operand X, std::size_t M>
+auto broadcast_in_dim(X&& x, const index_t (&shape)[M], std::initializer_list<index_t> dims) {
+    return broadcast_in_dim(std::forward<X>(x), std::to_array(shape), dims);
+}
 template <operand X, std::size_t M, std::size_t K>
 auto broadcast_in_dim(X&& x, const shape_t<M>& shape, const std::array<index_t, K>& dims) {
     static_assert(K == detail::operand_rank<X>(),

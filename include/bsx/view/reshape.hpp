@@ -53,6 +53,12 @@ auto broadcast_to(X&& x, const shape_t<M>& shape) {
     return strided_view<const value_type_t<X>, M>(v.data(), shape, strides);
 }
 
+/// The same with the shape as a braced list: `broadcast_to(v, {2, 3})`.
+template <strided_expression X, std::size_t M>
+auto broadcast_to(X&& x, const index_t (&shape)[M]) {
+    return broadcast_to(std::forward<X>(x), std::to_array(shape));
+}
+
 /// A contiguous row-major view over memory the caller owns.
 template <class T, std::size_t N>
 strided_view<T, N> adapt(T* data, const shape_t<N>& shape) {
