@@ -34,8 +34,11 @@ namespace detail {
 template <class T, std::size_t D, class E>
 void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& strides, const E& expr);
 
-template <class Op, class E, class Out>
-void reduce_expression(const E& e, std::size_t axis, Out&& out);  // eval/reduce.hpp
+/// The type of a finished reduction of E, which is also its accumulator type.
+template <class Op, class E>
+using reduced_t = typename Op::template accumulator<value_type_t<E>>;
+template <class Op, class E>
+void reduce_expression(const E& e, std::size_t axis, reduced_t<Op, E>* out);  // eval/reduce.hpp
 
 /// Which destination axis each axis of a rank-r operand lies on.
 template <std::size_t R>
@@ -238,8 +241,8 @@ template <class E, std::size_t D>
 auto bind_reduction(const E& e, const axis_map<rank_v<E>>& axes) {
     using V = value_type_t<E>;
     std::shared_ptr<V[]> result = std::make_shared_for_overwrite<V[]>(std::size_t(e.size()));
-    reduce_expression<typename E::reduction>(e.operand(), e.reduced_axis(),
-                                             [&](index_t r, V value) { result[std::size_t(r)] = value; });
+    static_assert(std::is_same_v<V, reduced_t<typename E::reduction, decltype(e.operand())>>);
+    reduce_expression<typename E::reduction>(e.operand(), e.reduced_axis(), result.get());
     leaf_evaluator<V, D> ev;
     ev.base = result.get();
     ev.steps.stride = destination_strides<D>(e.shape(), contiguous_strides(e.shape()), axes);

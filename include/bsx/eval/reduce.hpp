@@ -136,8 +136,8 @@ void with_own_evaluator(const Ev& shared, F&& f) {
 
 /// Reduces every output: output r is flattened range [r*m, (r+1)*m). Many outputs are
 /// shared among threads; a few long ones are split into blocks shared among threads.
-template <class Op, class A, class Ev, std::size_t D, class Out>
-void reduce_outputs(const Ev& ev, const loop_shape<D>& loop, index_t outputs, index_t m, Out&& out) {
+template <class Op, class A, class Ev, std::size_t D>
+void reduce_outputs(const Ev& ev, const loop_shape<D>& loop, index_t outputs, index_t m, A* out) {
     const block_plan plan(m);
     const auto reduce_range = [&](Ev& own, index_t first) {
         A partial[block_plan::max_blocks];
@@ -152,7 +152,8 @@ void reduce_outputs(const Ev& ev, const loop_shape<D>& loop, index_t outputs, in
         {
             const index_t n = omp_get_num_threads(), t = omp_get_thread_num();
             with_own_evaluator(ev, [&](Ev& own) {
-                for (index_t r = outputs * t / n; r < outputs * (t + 1) / n; ++r) out(r, reduce_range(own, r * m));
+                for (index_t r = outputs * t / n; r < outputs * (t + 1) / n; ++r)
+                    out[r] = Op::finish(reduce_range(own, r * m), m);
             });
         }
         return;
@@ -168,7 +169,7 @@ void reduce_outputs(const Ev& ev, const loop_shape<D>& loop, index_t outputs, in
                         partial[b] = reduce_block<Op, A>(own, loop, r * m + plan.begin(b, m), r * m + plan.begin(b + 1, m));
                 });
             }
-            out(r, combine_blocks<Op, A>(partial, plan.count));
+            out[r] = Op::finish(combine_blocks<Op, A>(partial, plan.count), m);
         }
         return;
     }
@@ -176,16 +177,17 @@ void reduce_outputs(const Ev& ev, const loop_shape<D>& loop, index_t outputs, in
     (void)threads;
 #endif
     with_own_evaluator(ev, [&](Ev& own) {
-        for (index_t r = 0; r < outputs; ++r) out(r, reduce_range(own, r * m));
+        for (index_t r = 0; r < outputs; ++r) out[r] = Op::finish(reduce_range(own, r * m), m);
     });
 }
 
-/// Reduces expression `e` (rank N) along `axis` (N: over all elements) and hands each
-/// finished output to `out(r, value)`, r counting outputs in row-major order.
-template <class Op, class E, class Out>
-void reduce_expression(const E& e, std::size_t axis, Out&& out) {
+/// Reduces expression `e` (rank N) along `axis` (N: over all elements) into `out`, one
+/// finished value per output in row-major order. A plain buffer, not a callback, so
+/// one instantiation serves every caller.
+template <class Op, class E>
+void reduce_expression(const E& e, std::size_t axis, reduced_t<Op, E>* out) {
     constexpr std::size_t N = rank_v<E>;
-    using A = typename Op::template accumulator<value_type_t<E>>;
+    using A = reduced_t<Op, E>;
     const auto shape = e.shape();
     const index_t total = shape_size(shape);
     const index_t m = axis == N ? total : shape[axis];
@@ -195,11 +197,11 @@ void reduce_expression(const E& e, std::size_t axis, Out&& out) {
         return n;
     }() : total / m);
     if (total == 0) {  // nothing to read: every output is the empty reduction
-        for (index_t r = 0; r < outputs; ++r) out(r, Op::finish(Op::template identity<A>(), 0));
+        for (index_t r = 0; r < outputs; ++r) out[r] = Op::finish(Op::template identity<A>(), 0);
         return;
     }
     if constexpr (N == 0) {
-        out(0, Op::finish(static_cast<A>(e.element({})), 1));
+        out[0] = Op::finish(static_cast<A>(e.element({})), 1);
     } else {
         // The index space: the operand's axes with the reduced one moved last.
         axis_map<N> axes{};
@@ -214,7 +216,7 @@ void reduce_expression(const E& e, std::size_t axis, Out&& out) {
         std::array<operand_steps<N>*, 1 + decltype(ev)::leaf_count> all{&flat};
         ev.collect_steps(all.data() + 1);
         const auto loop = coalesce<N>(space, all);
-        reduce_outputs<Op, A>(ev, loop, outputs, m, [&](index_t r, A acc) { out(r, Op::finish(acc, m)); });
+        reduce_outputs<Op, A>(ev, loop, outputs, m, out);
     }
 }
 

@@ -39,9 +39,8 @@ struct reduction_function {
             if (x.size() == 0)
                 throw std::invalid_argument("bsx: " + std::string(Op::name) + ": an expression of shape " +
                                             format_shape(x.shape()) + " has no elements to reduce");
-        using A = typename Op::template accumulator<value_type_t<X>>;
-        decltype(Op::finish(A{}, index_t{})) result{};
-        reduce_expression<Op>(x, rank_v<X>, [&](index_t, auto value) { result = value; });
+        reduced_t<Op, X> result{};
+        reduce_expression<Op>(x, rank_v<X>, &result);
         return result;
     }
     /// A lazy reduction along axis a (rank N-1).
