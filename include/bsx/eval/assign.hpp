@@ -43,11 +43,16 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
         ev.collect_steps(all.data() + 1);
         const auto loop = coalesce<D>(shape, all);
         // Rows that every operand and the destination walk with unit stride run as one
-        // chunk; otherwise chunks are sized for the tiles.
-        bool direct = true;
-        for (const steps_t* o : all) direct &= o->stride[loop.nd - 1] == 1 && o->period == 0;
-        run_loop(ev, data, dst.stride, loop, direct ? loop.extent[loop.nd - 1] : index_t(BSX_CHUNK), threads,
-                 whole_rows ? row : 1);
+        // chunk; otherwise chunks are sized for the tiles: long when the only tiles are
+        // period tiles, BSX_CHUNK when a constant or gathered tile is filled per chunk.
+        bool direct = true, periodic = true;
+        for (const steps_t* o : all) {
+            const bool unit = o->stride[loop.nd - 1] == 1 && o->period == 0;
+            direct &= unit;
+            periodic &= unit || (o != &dst && o->period != 0);
+        }
+        const index_t chunk = direct ? loop.extent[loop.nd - 1] : periodic ? periodic_chunk : BSX_CHUNK;
+        run_loop(ev, data, dst.stride, loop, chunk, threads, whole_rows ? row : 1);
     }
 }
 

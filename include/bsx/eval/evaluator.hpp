@@ -64,14 +64,15 @@ struct leaf_evaluator {
     const T* q = nullptr;
     index_t inner = 0;
     index_t phase = 0;       // repeating operands: where the next chunk starts in the period
-    index_t phase_step = 0;  // BSX_CHUNK % period: how far a full chunk moves the phase
+    index_t phase_step = 0;  // chunk length % period: how far a full chunk moves the phase
     T* tile = nullptr;  // BSX_CHUNK elements of the running thread's scratch
 
     // Tiles live in the loop's stack frame, not here, so evaluators stay small and
     // cheap to build and to copy per thread.
     static_assert(std::is_trivially_copyable_v<T>, "bsx: array elements must be trivially copyable");
-    // A chunk, plus one period of slack for repeating operands.
-    static constexpr std::size_t tile_bytes = ((BSX_CHUNK + max_fold_period) * sizeof(T) + 63) / 64 * 64;
+    // The longest chunk, plus one period of slack for repeating operands. Only what a
+    // row uses is ever touched: constant and gathered tiles never exceed BSX_CHUNK.
+    static constexpr std::size_t tile_bytes = ((periodic_chunk + max_fold_period) * sizeof(T) + 63) / 64 * 64;
     std::byte* attach_tiles(std::byte* scratch) noexcept {
         tile = reinterpret_cast<T*>(scratch);
         return scratch + tile_bytes;
@@ -96,7 +97,7 @@ struct leaf_evaluator {
             for (index_t t = 0; t < p; ++t) tile[t] = row[t * inner];
             for (index_t t = p; t < fill + p; ++t) tile[t] = tile[t - p];
             phase = -1;  // set by the row's first chunk, which may start mid-row
-            phase_step = BSX_CHUNK % p;
+            phase_step = fill % p;  // every chunk but a row's last is `fill` long
         } else if (inner == 0) {
             const T v = *row;
 BSX_SIMD_LOOP
@@ -106,8 +107,8 @@ BSX_SIMD_LOOP
     }
     void prepare(index_t j0, index_t len) noexcept {
         if (steps.period != 0) {
-            // Chunks after the first are BSX_CHUNK long (tiles force that length), so the
-            // phase advances without a division per chunk.
+            // Chunks after the first are all `fill` long, so the phase advances without a
+            // division per chunk.
             if (phase < 0) phase = j0 % steps.period;
             q = tile + phase;
             phase += phase_step;

@@ -38,6 +38,10 @@ struct operand_steps {
 /// Rows at most this long are folded into longer ones; it bounds the period tiles.
 inline constexpr index_t max_fold_period = BSX_CHUNK / 4;
 
+/// Chunk length when the only tiles are period tiles (filled once per row, so a longer
+/// chunk costs nothing and cuts the per-chunk overhead by four).
+inline constexpr index_t periodic_chunk = 4 * BSX_CHUNK;
+
 /// Short rows (the pixels of an RGB image: rows of 3) would make per-row set-up dominate.
 /// Folds the next outer axis into the row while every operand either continues through
 /// it as if the row went on, or repeats along it (stride 0). A repeating operand then
@@ -139,7 +143,7 @@ template <class T, std::size_t D, class Ev>
     const std::size_t outer = loop.nd - 1;
     const index_t n_inner = loop.extent[outer];
     const index_t dst_inner = dst_strides[outer];
-    const index_t fill = std::min<index_t>(BSX_CHUNK, n_inner);
+    const index_t fill = std::min(chunk, n_inner);  // tile elements one row needs
     shape_t<D> idx{};
     index_t row = begin / n_inner;
     index_t j = begin % n_inner;
@@ -147,7 +151,7 @@ template <class T, std::size_t D, class Ev>
         idx[d] = row % loop.extent[d];
         row /= loop.extent[d];
     }
-    alignas(64) T tile[BSX_CHUNK];
+    alignas(64) T tile[BSX_CHUNK];  // strided destinations: chunks are BSX_CHUNK long then
     alignas(64) std::byte scratch[Ev::tile_bytes > 0 ? Ev::tile_bytes : 1];
     ev.attach_tiles(scratch);
     while (begin < end) {
