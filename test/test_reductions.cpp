@@ -1197,3 +1197,35 @@ BOOST_AUTO_TEST_CASE(long_sums_are_accurate) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(misuse)
+
+// Integer sums and products wrap like NumPy's int64 instead of overflowing (UB in C++).
+BOOST_AUTO_TEST_CASE(integer_overflow_wraps) {
+    constexpr std::int64_t top = std::numeric_limits<std::int64_t>::max();
+    const bsx::array<std::int64_t, 1> big{top, 1};
+    BOOST_TEST(bsx::sum(big) == std::numeric_limits<std::int64_t>::min());
+    const bsx::array<std::int64_t, 1> tens = bsx::full<std::int64_t>(shape<1>{20}, 10);
+    std::uint64_t expected = 1;
+    for (int i = 0; i < 20; ++i) expected *= 10u;  // unsigned: wraps by definition
+    BOOST_TEST(bsx::prod(tens) == static_cast<std::int64_t>(expected));
+}
+
+// A lazy reduction whose operand array is resized afterwards must not write past its
+// buffer: evaluating it names the problem instead.
+BOOST_AUTO_TEST_CASE(operand_resized_after_building_throws) {
+    auto a = bsx::zeros<double>(2, 3);
+    const auto s = bsx::sum(a, bsx::axis(1));
+    a = bsx::zeros<double>(4, 3);
+    try {
+        const bsx::array<double, 1> r = s;
+        BOOST_ERROR("no exception; result size " << r.size());
+    } catch (const std::logic_error& e) {
+        const std::string what = e.what();
+        BOOST_TEST(what.find("sum") != std::string::npos);
+        BOOST_TEST(what.find("resized") != std::string::npos);
+        BOOST_TEST(what.find("(4,)") != std::string::npos);
+    }
+}
+
+BOOST_AUTO_TEST_SUITE_END()

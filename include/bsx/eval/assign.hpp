@@ -49,7 +49,7 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
         for (const steps_t* o : all) {
             const bool unit = o->stride[loop.nd - 1] == 1 && o->period == 0;
             direct &= unit;
-            periodic &= unit || (o != &dst && o->period != 0);
+            periodic &= unit || o->period != 0;  // the destination never has a period
         }
         const index_t chunk = direct ? loop.extent[loop.nd - 1] : periodic ? periodic_chunk : BSX_CHUNK;
         run_loop(ev, data, dst.stride, loop, chunk, threads, whole_rows ? row : 1);

@@ -8,6 +8,8 @@
 #include <array>
 #include <cstddef>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 
 #include <boost/hana/for_each.hpp>
@@ -65,7 +67,7 @@ struct leaf_evaluator {
     index_t inner = 0;
     index_t phase = 0;       // repeating operands: where the next chunk starts in the period
     index_t phase_step = 0;  // chunk length % period: how far a full chunk moves the phase
-    T* tile = nullptr;  // BSX_CHUNK elements of the running thread's scratch
+    T* tile = nullptr;  // tile_bytes of the running thread's scratch
 
     // Tiles live in the loop's stack frame, not here, so evaluators stay small and
     // cheap to build and to copy per thread.
@@ -241,6 +243,10 @@ auto bind_memory(const E& e, const axis_map<rank_v<E>>& axes, const destination<
 template <class E, std::size_t D>
 auto bind_reduction(const E& e, const axis_map<rank_v<E>>& axes) {
     using V = value_type_t<E>;
+    if (e.reduced_shape() != e.shape())
+        throw std::logic_error("bsx: " + std::string(E::reduction::name) + ": the operand was resized after the "
+                               "reduction was built (it now reduces to " + format_shape(e.reduced_shape()) +
+                               ", not " + format_shape(e.shape()) + ")");
     std::shared_ptr<V[]> result = std::make_shared_for_overwrite<V[]>(std::size_t(e.size()));
     static_assert(std::is_same_v<V, reduced_t<typename E::reduction, decltype(e.operand())>>);
     reduce_expression<typename E::reduction>(e.operand(), e.reduced_axis(), result.get());

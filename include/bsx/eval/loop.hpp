@@ -48,7 +48,7 @@ inline constexpr index_t periodic_chunk = 4 * BSX_CHUNK;
 /// reads the row from a tile filled once with its values repeated (`period`).
 template <std::size_t D>
 void fold_short_rows(loop_shape<D>& loop, std::span<operand_steps<D>* const> ops) {
-    if constexpr (D < 2) return;  // one axis: nothing to fold (and no axis k to name)
+    if constexpr (D < 2) return;  // one axis: nothing to fold
     while (loop.nd >= 2) {
         const std::size_t inner = loop.nd - 1, k = inner - 1;
         const index_t row = loop.extent[inner];

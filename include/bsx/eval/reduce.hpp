@@ -9,8 +9,6 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
-#include <stdexcept>
-#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -220,24 +218,15 @@ void reduce_expression(const E& e, std::size_t axis, reduced_t<Op, E>* out) {
     }
 }
 
-/// Reduces `e` along `axis`, or over everything when axis == rank, as the value of one
-/// element: the same blocks, chunks and lanes as the evaluator, so the same bits.
+/// Reduces `e` along `axis` at the other indices of `idx`, as the value of one element:
+/// the same blocks, chunks and lanes as the evaluator, so the same bits.
 template <class Op, class E>
 auto reduce_element(const E& e, std::size_t axis, shape_t<rank_v<E>> idx) {
     using V = value_type_t<E>;
     using A = typename Op::template accumulator<V>;
-    constexpr std::size_t N = rank_v<E>;
-    const auto shape = e.shape();
-    const index_t m = axis == N ? shape_size(shape) : shape[axis];
-    const auto element_at = [&](index_t k) {  // the k-th element reduced
-        if (axis == N) {
-            for (std::size_t d = N; d-- > 0;) {
-                idx[d] = k % shape[d];
-                k /= shape[d];
-            }
-        } else {
-            idx[axis] = k;
-        }
+    const index_t m = e.shape()[axis];
+    const auto element_at = [&](index_t k) {  // the k-th element along the axis
+        idx[axis] = k;
         return e.element(idx);
     };
     struct tile_reader {

@@ -85,6 +85,9 @@ struct elementwise_function {
                       "bsx: give one broadcast dimension per axis of the lower-rank operand");
         return apply_with_dims<Op>(std::forward<A>(a), std::forward<B>(b), std::span<const index_t>(dims));
     }
+    template <class A, class B>
+        requires(Arity == 2 && operand<A> && operand<B> && (expression<A> || expression<B>) && !one_rule_set<A, B>)
+    void operator()(A&&, B&&, std::initializer_list<index_t>) const = delete;  // bsx: operands tagged with different rule sets (with_rules) cannot meet in one node
 };
 template <class Op>
 using unary_function = elementwise_function<Op, 1>;

@@ -32,12 +32,18 @@ public:
     static constexpr std::size_t rank = KeepDims ? N : N - 1;
 
     /// Precondition (checked by the reduction functions): axis < N.
-    reduce_node(Held held, std::size_t axis) : held_(std::move(held)), axis_(axis) {
+    reduce_node(Held held, std::size_t axis) : held_(std::move(held)), axis_(axis), shape_(reduced_shape()) {}
+
+    /// The shape the operand reduces to now. Differs from shape() only if an array the
+    /// node refers to was resized after the node was built.
+    shape_t<rank> reduced_shape() const noexcept {
         const auto s = operand().shape();
+        shape_t<rank> out{};
         for (std::size_t d = 0, to = 0; d < N; ++d) {
-            if (d != axis) shape_[to++] = s[d];
-            else if constexpr (KeepDims) shape_[to++] = 1;
+            if (d != axis_) out[to++] = s[d];
+            else if constexpr (KeepDims) out[to++] = 1;
         }
+        return out;
     }
 
     const operand_type& operand() const noexcept { return detail::unwrap(held_); }
@@ -63,7 +69,7 @@ public:
 private:
     Held held_;
     std::size_t axis_;
-    shape_t<rank> shape_{};
+    shape_t<rank> shape_;
 };
 
 }  // namespace bsx

@@ -17,6 +17,18 @@ namespace detail {
 /// sum and prod of bool or integral elements accumulate in int64 (as NumPy on 64-bit).
 template <class T>
 using widened_t = std::conditional_t<std::is_integral_v<T>, std::int64_t, T>;
+
+/// Integers wrap on overflow, as in NumPy, instead of being undefined behaviour.
+template <class A>
+constexpr A wrapping_add(A x, A y) noexcept {
+    if constexpr (std::is_integral_v<A>) return A(std::make_unsigned_t<A>(x) + std::make_unsigned_t<A>(y));
+    else return x + y;
+}
+template <class A>
+constexpr A wrapping_multiply(A x, A y) noexcept {
+    if constexpr (std::is_integral_v<A>) return A(std::make_unsigned_t<A>(x) * std::make_unsigned_t<A>(y));
+    else return x * y;
+}
 }  // namespace detail
 
 struct sum_reduction {
@@ -27,7 +39,7 @@ struct sum_reduction {
     template <class A>
     static constexpr A identity() noexcept { return A(0); }
     template <class A>
-    static constexpr A combine(A x, A y) noexcept { return x + y; }
+    static constexpr A combine(A x, A y) noexcept { return detail::wrapping_add(x, y); }
     template <class A>
     static constexpr A finish(A acc, index_t) noexcept { return acc; }
 };
@@ -40,7 +52,7 @@ struct prod_reduction {
     template <class A>
     static constexpr A identity() noexcept { return A(1); }
     template <class A>
-    static constexpr A combine(A x, A y) noexcept { return x * y; }
+    static constexpr A combine(A x, A y) noexcept { return detail::wrapping_multiply(x, y); }
     template <class A>
     static constexpr A finish(A acc, index_t) noexcept { return acc; }
 };

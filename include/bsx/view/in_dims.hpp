@@ -96,4 +96,9 @@ auto broadcast_in_dim(X&& x, const shape_t<M>& shape, const std::array<index_t, 
     return detail::broadcast_in_dim_for(std::forward<X>(x), shape, std::span<const index_t>(dims));
 }
 
+template <operand X, std::size_t M, std::size_t K>
+auto broadcast_in_dim(X&& x, const index_t (&shape)[M], const std::array<index_t, K>& dims) {
+    return broadcast_in_dim(std::forward<X>(x), std::to_array(shape), dims);
+}
+
 }  // namespace bsx
