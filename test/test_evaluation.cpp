@@ -19,6 +19,7 @@
 #include <cstring>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -639,4 +640,30 @@ BOOST_AUTO_TEST_CASE(auto_expression_over_temporaries) {
     check_values(re2, {3, 3}, vec(9, 2.0));
     BOOST_TEST(e(2, 1) == 1.0);
     BOOST_TEST((e.shape() == std::array<index_t, 2>{3, 3}));
+}
+
+// An expression holds lvalue arrays by reference. Resizing one after the expression was
+// built must not make evaluation read or write out of range: it throws, names the
+// operation and both shapes, and leaves the destination unchanged.
+BOOST_AUTO_TEST_CASE(operand_resized_after_building_throws) {
+    auto a = bsx::zeros<double>(4, 3);
+    const bsx::array<double, 1> v{1, 2, 3};
+    const auto e = a + v;
+    a = bsx::zeros<double>(2, 3);
+    bsx::array<double, 2> r = bsx::full<double>(std::array<index_t, 2>{4, 3}, 7.0);
+    try {
+        r = e;
+        BOOST_ERROR("no exception");
+    } catch (const std::logic_error& ex) {
+        const std::string what = ex.what();
+        BOOST_TEST(what.find("operator+") != std::string::npos);
+        BOOST_TEST(what.find("resized") != std::string::npos);
+        BOOST_TEST(what.find("(2,3)") != std::string::npos);
+        BOOST_TEST(what.find("(4,3)") != std::string::npos);
+    }
+    BOOST_TEST((r.shape() == std::array<index_t, 2>{4, 3}));
+    for (double x : r) BOOST_TEST(x == 7.0);
+    a = bsx::ones<double>(4, 3);  // the original shape again: the expression is usable
+    r = e;
+    BOOST_TEST(r(3, 2) == 4.0);
 }

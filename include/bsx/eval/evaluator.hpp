@@ -274,6 +274,10 @@ auto make_evaluator(const E& e, const axis_map<rank_v<E>>& axes, const destinati
         return make_evaluator(e.operand(), operand_axes, dest);
     } else {
         // An inner node: each child's axes map through the node's own alignment rule.
+        if (e.current_shape() != e.shape())
+            throw std::logic_error("bsx: " + std::string(op_name(e.op())) + ": an operand was resized after the "
+                                   "expression was built (the operands now give shape " +
+                                   format_shape(e.current_shape()) + ", not " + format_shape(e.shape()) + ")");
         using rules = rules_of_t<E>;
         constexpr std::size_t R = rank_v<E>;
         auto children = boost::hana::transform(e.children(), [&](const auto& held) {

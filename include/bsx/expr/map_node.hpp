@@ -49,6 +49,10 @@ public:
     index_t extent(std::size_t axis) const { return shape_.at(axis); }
 
     const Op& op() const noexcept { return op_; }
+
+    /// The shape the operands give now. Differs from shape() only if an array the node
+    /// refers to was resized after the node was built; evaluation checks this.
+    shape_t<rank> current_shape() const { return broadcast_children(); }
     const boost::hana::tuple<Held...>& children() const noexcept { return children_; }
 
     /// Computes one element (slow path for inspection; assignment uses the evaluator).
