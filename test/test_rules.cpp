@@ -139,13 +139,7 @@ M2 grid(index_t m, index_t n, double scale = 1.0) {
         for (index_t j = 0; j < n; ++j) a(i, j) = scale * (10.0 * i + j + 1);
     return a;
 }
-bsx::array<double, 3> grid3(index_t p, index_t q, index_t r) {
-    auto a = bsx::zeros<double>(p, q, r);
-    for (index_t i = 0; i < p; ++i)
-        for (index_t j = 0; j < q; ++j)
-            for (index_t k = 0; k < r; ++k) a(i, j, k) = 100.0 * i + 10.0 * j + k;
-    return a;
-}
+using test_support::grid3;
 
 // ---------------------------------------------------------------- compile-time rules
 // Evaluated inside requires-expressions of variable templates: a call that cannot be

@@ -35,4 +35,13 @@ flat evaluated(const E& e) {
     return {fmt(r.shape()), std::vector<double>(r.begin(), r.end())};
 }
 
+/// a(i, j, k) = 100 i + 10 j + k, shape (p, q, r): every element names its index.
+inline bsx::array<double, 3> grid3(bsx::index_t p, bsx::index_t q, bsx::index_t r) {
+    auto a = bsx::zeros<double>(p, q, r);
+    for (bsx::index_t i = 0; i < p; ++i)
+        for (bsx::index_t j = 0; j < q; ++j)
+            for (bsx::index_t k = 0; k < r; ++k) a(i, j, k) = 100.0 * i + 10.0 * j + k;
+    return a;
+}
+
 }  // namespace test_support

@@ -56,14 +56,7 @@ bsx::array<double, 2> grid(index_t m, index_t n) {
         for (index_t j = 0; j < n; ++j) a(i, j) = 10.0 * i + j;
     return a;
 }
-/// a(i, j, k) = 100 i + 10 j + k, shape (p, q, r).
-bsx::array<double, 3> grid3(index_t p, index_t q, index_t r) {
-    auto a = bsx::zeros<double>(p, q, r);
-    for (index_t i = 0; i < p; ++i)
-        for (index_t j = 0; j < q; ++j)
-            for (index_t k = 0; k < r; ++k) a(i, j, k) = 100.0 * i + 10.0 * j + k;
-    return a;
-}
+using test_support::grid3;
 
 /// Runs `f`, which must throw bsx::broadcast_error; then `a` must still hold `before`.
 template <class F, class A>

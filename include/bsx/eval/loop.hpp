@@ -133,42 +133,22 @@ template <class T, class Reader>
 #pragma clang diagnostic pop
 #endif
 
-/// Evaluates flattened elements [begin, end) of the loop nest into `dst`, `chunk`
-/// elements at a time. Kept out of line: the serial and the parallel call share one
-/// compiled copy of the kernel.
-template <class T, std::size_t D, class Ev>
-[[gnu::noinline]] void run_range(const Ev& shared, T* dst, const shape_t<D>& dst_strides, const loop_shape<D>& loop,
-                                 index_t chunk, index_t begin, index_t end) noexcept {
-    Ev ev = shared;  // this thread's cursor over the binding; its tiles live in this frame
+/// Visits flattened elements [begin, end) of the loop nest row by row: `row(idx, j,
+/// stop)` gets the outer indices of a row and the part [j, stop) of it in the range.
+template <std::size_t D, class Row>
+void for_each_row(const loop_shape<D>& loop, index_t begin, index_t end, Row&& row) {
     const std::size_t outer = loop.nd - 1;
     const index_t n_inner = loop.extent[outer];
-    const index_t dst_inner = dst_strides[outer];
-    const index_t fill = std::min(chunk, n_inner);  // tile elements one row needs
     shape_t<D> idx{};
-    index_t row = begin / n_inner;
+    index_t r = begin / n_inner;
     index_t j = begin % n_inner;
     for (std::size_t d = outer; d-- > 0;) {
-        idx[d] = row % loop.extent[d];
-        row /= loop.extent[d];
+        idx[d] = r % loop.extent[d];
+        r /= loop.extent[d];
     }
-    alignas(64) T tile[BSX_CHUNK];  // strided destinations: chunks are BSX_CHUNK long then
-    alignas(64) std::byte scratch[Ev::tile_bytes > 0 ? Ev::tile_bytes : 1];
-    ev.attach_tiles(scratch);
     while (begin < end) {
         const index_t stop = std::min(n_inner, j + (end - begin));
-        ev.begin_row(idx.data(), outer, fill);
-        T* drow = dst;
-        for (std::size_t d = 0; d < outer; ++d) drow += idx[d] * dst_strides[d];
-        for (index_t c = j; c < stop; c += chunk) {
-            const index_t len = std::min(chunk, stop - c);
-            ev.prepare(c, len);
-            if (dst_inner == 1) {
-                run_chunk(ev.chunk_reader(), drow + c, len);
-            } else {
-                run_chunk(ev.chunk_reader(), tile, len);
-                for (index_t t = 0; t < len; ++t) drow[(c + t) * dst_inner] = tile[t];
-            }
-        }
+        row(idx, j, stop);
         begin += stop - j;
         j = 0;
         for (std::size_t d = outer; d-- > 0;) {
@@ -176,6 +156,45 @@ template <class T, std::size_t D, class Ev>
             idx[d] = 0;
         }
     }
+}
+
+/// Runs `f(ev)` with this thread's copy of the evaluator (a cursor over the binding),
+/// whose tiles live in this stack frame.
+template <class Ev, class F>
+void with_own_evaluator(const Ev& shared, F&& f) {
+    Ev ev = shared;
+    alignas(64) std::byte scratch[Ev::tile_bytes > 0 ? Ev::tile_bytes : 1];
+    ev.attach_tiles(scratch);
+    f(ev);
+}
+
+/// Evaluates flattened elements [begin, end) of the loop nest into `dst`, `chunk`
+/// elements at a time. Kept out of line: the serial and the parallel call share one
+/// compiled copy of the kernel.
+template <class T, std::size_t D, class Ev>
+[[gnu::noinline]] void run_range(const Ev& shared, T* dst, const shape_t<D>& dst_strides, const loop_shape<D>& loop,
+                                 index_t chunk, index_t begin, index_t end) noexcept {
+    const std::size_t outer = loop.nd - 1;
+    const index_t dst_inner = dst_strides[outer];
+    const index_t fill = std::min(chunk, loop.extent[outer]);  // tile elements one row needs
+    with_own_evaluator(shared, [&](Ev& ev) {
+        alignas(64) T tile[BSX_CHUNK];  // strided destinations: chunks are BSX_CHUNK long then
+        for_each_row(loop, begin, end, [&](const shape_t<D>& idx, index_t j, index_t stop) {
+            ev.begin_row(idx.data(), outer, fill);
+            T* drow = dst;
+            for (std::size_t d = 0; d < outer; ++d) drow += idx[d] * dst_strides[d];
+            for (index_t c = j; c < stop; c += chunk) {
+                const index_t len = std::min(chunk, stop - c);
+                ev.prepare(c, len);
+                if (dst_inner == 1) {
+                    run_chunk(ev.chunk_reader(), drow + c, len);
+                } else {
+                    run_chunk(ev.chunk_reader(), tile, len);
+                    for (index_t t = 0; t < len; ++t) drow[(c + t) * dst_inner] = tile[t];
+                }
+            }
+        });
+    });
 }
 
 /// The number of threads an assignment of `total` elements runs on: OpenMP's count

@@ -95,41 +95,17 @@ A combine_blocks(const A* partial, index_t count) noexcept {
 template <class Op, class A, class Ev, std::size_t D>
 A reduce_block(Ev& ev, const loop_shape<D>& loop, index_t begin, index_t end) noexcept {
     const std::size_t outer = loop.nd - 1;
-    const index_t n_inner = loop.extent[outer];
-    const index_t fill = std::min<index_t>(BSX_CHUNK, n_inner);
-    shape_t<D> idx{};
-    index_t row = begin / n_inner;
-    index_t j = begin % n_inner;
-    for (std::size_t d = outer; d-- > 0;) {
-        idx[d] = row % loop.extent[d];
-        row /= loop.extent[d];
-    }
+    const index_t fill = std::min<index_t>(BSX_CHUNK, loop.extent[outer]);
     pairwise_stream<Op, A> stream;
-    while (begin < end) {
-        const index_t stop = std::min(n_inner, j + (end - begin));
+    for_each_row(loop, begin, end, [&](const shape_t<D>& idx, index_t j, index_t stop) {
         ev.begin_row(idx.data(), outer, fill);
         for (index_t c = j; c < stop; c += BSX_CHUNK) {
             const index_t len = std::min<index_t>(BSX_CHUNK, stop - c);
             ev.prepare(c, len);
             stream.push(reduce_chunk<Op, A>(ev.chunk_reader(), len));
         }
-        begin += stop - j;
-        j = 0;
-        for (std::size_t d = outer; d-- > 0;) {
-            if (++idx[d] < loop.extent[d]) break;
-            idx[d] = 0;
-        }
-    }
+    });
     return stream.result();
-}
-
-/// Runs `f(ev)` with a private copy of the evaluator whose tiles live in this frame.
-template <class Ev, class F>
-void with_own_evaluator(const Ev& shared, F&& f) {
-    Ev ev = shared;
-    alignas(64) std::byte scratch[Ev::tile_bytes > 0 ? Ev::tile_bytes : 1];
-    ev.attach_tiles(scratch);
-    f(ev);
 }
 
 /// Reduces every output: output r is flattened range [r*m, (r+1)*m). Many outputs are
@@ -137,10 +113,12 @@ void with_own_evaluator(const Ev& shared, F&& f) {
 template <class Op, class A, class Ev, std::size_t D>
 void reduce_outputs(const Ev& ev, const loop_shape<D>& loop, index_t outputs, index_t m, A* out) {
     const block_plan plan(m);
-    const auto reduce_range = [&](Ev& own, index_t first) {
+    const auto block = [&](Ev& own, index_t output, index_t b) {  // block b of one output
+        return reduce_block<Op, A>(own, loop, output * m + plan.begin(b, m), output * m + plan.begin(b + 1, m));
+    };
+    const auto reduce_range = [&](Ev& own, index_t output) {
         A partial[block_plan::max_blocks];
-        for (index_t b = 0; b < plan.count; ++b)
-            partial[b] = reduce_block<Op, A>(own, loop, first + plan.begin(b, m), first + plan.begin(b + 1, m));
+        for (index_t b = 0; b < plan.count; ++b) partial[b] = block(own, output, b);
         return combine_blocks<Op, A>(partial, plan.count);
     };
     const int threads = loop_threads(outputs * m);
@@ -151,7 +129,7 @@ void reduce_outputs(const Ev& ev, const loop_shape<D>& loop, index_t outputs, in
             const index_t n = omp_get_num_threads(), t = omp_get_thread_num();
             with_own_evaluator(ev, [&](Ev& own) {
                 for (index_t r = outputs * t / n; r < outputs * (t + 1) / n; ++r)
-                    out[r] = Op::finish(reduce_range(own, r * m), m);
+                    out[r] = Op::finish(reduce_range(own, r), m);
             });
         }
         return;
@@ -164,7 +142,7 @@ void reduce_outputs(const Ev& ev, const loop_shape<D>& loop, index_t outputs, in
                 const index_t n = omp_get_num_threads(), t = omp_get_thread_num();
                 with_own_evaluator(ev, [&](Ev& own) {
                     for (index_t b = plan.count * t / n; b < plan.count * (t + 1) / n; ++b)
-                        partial[b] = reduce_block<Op, A>(own, loop, r * m + plan.begin(b, m), r * m + plan.begin(b + 1, m));
+                        partial[b] = block(own, r, b);
                 });
             }
             out[r] = Op::finish(combine_blocks<Op, A>(partial, plan.count), m);
@@ -175,7 +153,7 @@ void reduce_outputs(const Ev& ev, const loop_shape<D>& loop, index_t outputs, in
     (void)threads;
 #endif
     with_own_evaluator(ev, [&](Ev& own) {
-        for (index_t r = 0; r < outputs; ++r) out[r] = Op::finish(reduce_range(own, r * m), m);
+        for (index_t r = 0; r < outputs; ++r) out[r] = Op::finish(reduce_range(own, r), m);
     });
 }
 

@@ -29,38 +29,39 @@ constexpr A wrapping_multiply(A x, A y) noexcept {
     if constexpr (std::is_integral_v<A>) return A(std::make_unsigned_t<A>(x) * std::make_unsigned_t<A>(y));
     else return x * y;
 }
+/// What most reductions share: the accumulator is the result, and an empty extent has
+/// one (the identity). mean and min/max override these.
+struct returns_accumulator {
+    static constexpr bool needs_elements = false;
+    template <class A>
+    static constexpr A finish(A acc, index_t) noexcept { return acc; }
+};
+
 }  // namespace detail
 
-struct sum_reduction {
+struct sum_reduction : detail::returns_accumulator {
     static constexpr std::string_view name = "sum";
-    static constexpr bool needs_elements = false;
     template <class T>
     using accumulator = detail::widened_t<T>;
     template <class A>
     static constexpr A identity() noexcept { return A(0); }
     template <class A>
     static constexpr A combine(A x, A y) noexcept { return detail::wrapping_add(x, y); }
-    template <class A>
-    static constexpr A finish(A acc, index_t) noexcept { return acc; }
 };
 
-struct prod_reduction {
+struct prod_reduction : detail::returns_accumulator {
     static constexpr std::string_view name = "prod";
-    static constexpr bool needs_elements = false;
     template <class T>
     using accumulator = detail::widened_t<T>;
     template <class A>
     static constexpr A identity() noexcept { return A(1); }
     template <class A>
     static constexpr A combine(A x, A y) noexcept { return detail::wrapping_multiply(x, y); }
-    template <class A>
-    static constexpr A finish(A acc, index_t) noexcept { return acc; }
 };
 
 /// The mean of integral elements is a double; of an empty extent, NaN (0 / 0).
-struct mean_reduction {
+struct mean_reduction : detail::returns_accumulator {
     static constexpr std::string_view name = "mean";
-    static constexpr bool needs_elements = false;
     template <class T>
     using accumulator = std::conditional_t<std::is_integral_v<T>, double, T>;
     template <class A>
@@ -74,7 +75,7 @@ struct mean_reduction {
 };
 
 /// NaN-propagating, like NumPy's min/max; an empty extent has no result.
-struct min_reduction {
+struct min_reduction : detail::returns_accumulator {
     static constexpr std::string_view name = "min";
     static constexpr bool needs_elements = true;
     template <class T>
@@ -86,11 +87,9 @@ struct min_reduction {
     }
     template <class A>
     static constexpr A combine(A x, A y) noexcept { return minimum{}(x, y); }
-    template <class A>
-    static constexpr A finish(A acc, index_t) noexcept { return acc; }
 };
 
-struct max_reduction {
+struct max_reduction : detail::returns_accumulator {
     static constexpr std::string_view name = "max";
     static constexpr bool needs_elements = true;
     template <class T>
@@ -102,35 +101,27 @@ struct max_reduction {
     }
     template <class A>
     static constexpr A combine(A x, A y) noexcept { return maximum{}(x, y); }
-    template <class A>
-    static constexpr A finish(A acc, index_t) noexcept { return acc; }
 };
 
 /// Elements count as true when nonzero (NaN is true, as in NumPy).
-struct all_reduction {
+struct all_reduction : detail::returns_accumulator {
     static constexpr std::string_view name = "all";
-    static constexpr bool needs_elements = false;
     template <class T>
     using accumulator = bool;
     template <class A>
     static constexpr A identity() noexcept { return true; }
     template <class A>
     static constexpr A combine(A x, A y) noexcept { return x && y; }
-    template <class A>
-    static constexpr A finish(A acc, index_t) noexcept { return acc; }
 };
 
-struct any_reduction {
+struct any_reduction : detail::returns_accumulator {
     static constexpr std::string_view name = "any";
-    static constexpr bool needs_elements = false;
     template <class T>
     using accumulator = bool;
     template <class A>
     static constexpr A identity() noexcept { return false; }
     template <class A>
     static constexpr A combine(A x, A y) noexcept { return x || y; }
-    template <class A>
-    static constexpr A finish(A acc, index_t) noexcept { return acc; }
 };
 
 }  // namespace bsx::ops
