@@ -1,4 +1,4 @@
-// .npy files (api.md section 8): load_npy of fixtures written by NumPy
+// .npy files (doc/reference.md, section 7): load_npy of fixtures written by NumPy
 // (test/data/npy/make_fixtures.py) for every dtype, ranks 0 to 4, C and Fortran
 // order, little- and big-endian data, header versions 1.0, 2.0 and 3.0; every
 // malformed case throws std::runtime_error naming the file and the fault; save_npy

@@ -1,4 +1,4 @@
-// Printing (api.md section 8): `os << x` must give what NumPy's
+// Printing (doc/reference.md, section 7): `os << x` must give what NumPy's
 // np.array2string(x, separator=', ') gives for the same array. The NumPy output is
 // committed in test/data/print/numpy_print.txt (made by make_expected.py next to it);
 // each case here builds the same array with bsx, under the same print options.
