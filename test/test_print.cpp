@@ -86,6 +86,8 @@ BOOST_AUTO_TEST_CASE(floats) {
     check("float_rank0", bsx::array<double, 0>(2.5));
     check("float_negative_zero", values<double>({-0.0, 1.0}));
     check("float32_values", values<float>({0.1f, 1.0f / 3, 100.5f}));
+    // scientific mantissas padded with the value's own further digits, not zeros
+    check("float32_exact_digits", values<float>({-4.737826e9f, 7.5900657e9f, 2.5e10f}));
     check("float_precision3", values<double>({std::numbers::pi, std::numbers::e, std::sqrt(2.0)}), {.precision = 3});
 }
 

@@ -58,11 +58,14 @@ private:
 
 namespace detail {
 
-/// Shortest round-trip text of x in fixed or scientific notation, with at most
-/// `precision` digits after the point (then correctly rounded, trailing zeros dropped).
+/// x in fixed or scientific notation as NumPy's Dragon4 writes it: the shortest text that
+/// reads back as x, with at most `precision` digits after the point (then correctly
+/// rounded, trailing zeros dropped); with `exactly`, `precision` digits of x's exact
+/// value (NumPy's min_digits: digits beyond the shortest are real digits, not zeros).
 template <class F>
-std::string float_digits(F x, std::chars_format fmt, int precision) {
+std::string float_digits(F x, std::chars_format fmt, int precision, bool exactly) {
     char buf[512];
+    if (exactly) return std::string(buf, std::to_chars(buf, buf + sizeof buf, x, fmt, precision).ptr);
     auto r = std::to_chars(buf, buf + sizeof buf, x, fmt);
     std::string s(buf, r.ptr);
     const auto e = s.find('e');
@@ -85,8 +88,9 @@ struct float_parts {
 };
 
 template <class F>
-float_parts split_float(F x, bool scientific, int precision) {
-    std::string s = float_digits(x, scientific ? std::chars_format::scientific : std::chars_format::fixed, precision);
+float_parts split_float(F x, bool scientific, int precision, bool exactly = false) {
+    std::string s =
+        float_digits(x, scientific ? std::chars_format::scientific : std::chars_format::fixed, precision, exactly);
     float_parts p;
     const auto e = s.find('e');
     if (e != std::string::npos) {
@@ -101,7 +105,7 @@ float_parts split_float(F x, bool scientific, int precision) {
 
 /// Formats the elements of one array with a common width, as NumPy's FloatingFormat
 /// does: positional or scientific chosen from all the values shown, integer parts
-/// right-aligned, fractions padded (positional: with spaces; scientific: with zeros).
+/// right-aligned, fractions padded (positional: with spaces; scientific: with more digits).
 template <class F>
 class float_format {
 public:
@@ -152,13 +156,13 @@ public:
             const std::size_t width = pad_left_ + pad_right_ + 1;
             return std::string(width > s.size() ? width - s.size() : 0, ' ') + s;
         }
-        const auto p = split_float(v, scientific_, precision_);
+        // Scientific: every mantissa gets the same number of digits (NumPy's second pass).
+        const auto p = scientific_ ? split_float(v, true, int(frac_digits_), true) : split_float(v, false, precision_);
         std::string out(pad_left_ > p.int_part.size() ? pad_left_ - p.int_part.size() : 0, ' ');
         out += p.int_part;
         out += '.';
         out += p.frac_part;
         if (scientific_) {
-            out.append(frac_digits_ - p.frac_part.size(), '0');
             out += 'e';
             out += p.exponent[0];
             out.append(exp_digits_ + 1 - p.exponent.size(), '0');

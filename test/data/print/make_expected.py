@@ -39,6 +39,7 @@ CASES = [
     ("float_suppress_tiny", lambda: np.array([1e-10, 1.0, -1e-10]), {"suppress_small": True}),
     ("float_precision3", lambda: np.array([np.pi, np.e, np.sqrt(2)]), {"precision": 3}),
     ("float32_values", lambda: np.array([0.1, 1 / 3, 100.5], dtype=np.float32), {}),
+    ("float32_exact_digits", lambda: np.array([-4.737826e9, 7.5900657e9, 2.5e10], dtype=np.float32), {}),
     ("bool_matrix", lambda: np.array([[True, False], [False, True]]), {}),
     ("bool_all_true", lambda: np.array([True, True]), {}),
     ("bool_rank0", lambda: np.array(False), {}),
