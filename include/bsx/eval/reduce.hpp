@@ -59,22 +59,35 @@ void combine_into(A* acc, const A* other, index_t width) noexcept {
     for (index_t t = 0; t < width; ++t) acc[t] = Op::combine(acc[t], other[t]);
 }
 
-/// One chunk reduced to one value (the inner traversal): a row of `lanes` accumulators
-/// takes the chunk `lanes` elements at a time (one vector operation per 64 bytes), then
-/// the lanes combine by halving.
+/// Folds a chunk into a row of `chunk_lanes` accumulators (element j into lane j % lanes),
+/// `lanes` elements at a time: one vector operation per 64 bytes of accumulators.
 template <class Op, class A, class Reader>
-A reduce_chunk(const Reader& reader, index_t len) noexcept {
+void fold_into_lanes(const Reader& reader, index_t len, A* lane) noexcept {
     constexpr index_t lanes = chunk_lanes<A>;
-    alignas(64) A lane[lanes];
-    for (index_t l = 0; l < lanes; ++l) lane[l] = Op::template identity<A>();
     index_t j = 0;
     for (; j + lanes <= len; j += lanes) {
         BSX_SIMD_LOOP
         for (index_t l = 0; l < lanes; ++l) lane[l] = Op::combine(lane[l], static_cast<A>(reader.load(j + l)));
     }
-    for (index_t l = 0; j < len; ++j, ++l) lane[l] = Op::combine(lane[l], static_cast<A>(reader.load(j)));
-    for (index_t width = lanes / 2; width > 0; width /= 2) combine_into<Op>(lane, lane + width, width);
+    const index_t rest = len - j;
+    BSX_SIMD_LOOP
+    for (index_t l = 0; l < rest; ++l) lane[l] = Op::combine(lane[l], static_cast<A>(reader.load(j + l)));
+}
+
+/// The lanes combined by halving (they are overwritten).
+template <class Op, class A>
+A combine_lanes(A* lane) noexcept {
+    for (index_t width = chunk_lanes<A> / 2; width > 0; width /= 2) combine_into<Op>(lane, lane + width, width);
     return lane[0];
+}
+
+/// One chunk reduced to one value (the inner traversal).
+template <class Op, class A, class Reader>
+A reduce_chunk(const Reader& reader, index_t len) noexcept {
+    alignas(64) A lane[chunk_lanes<A>];
+    std::fill_n(lane, chunk_lanes<A>, Op::template identity<A>());
+    fold_into_lanes<Op>(reader, len, lane);
+    return combine_lanes<Op>(lane);
 }
 
 /// Pairwise combination of a stream of partial results (a binary counter: two partials
@@ -161,7 +174,11 @@ A reduce_block(Ev& ev, const loop_shape<D>& loop, index_t begin, index_t end, st
     const index_t fill = std::min<index_t>(BSX_CHUNK, loop.extent[outer]);
     A storage[pairwise_stream<Op, A>::max_slots];
     pairwise_stream<Op, A> stream(storage, 1);
+    // Order-free accumulators need no tree: their lanes run through the whole block.
+    alignas(64) A lane[chunk_lanes<A>];
+    std::fill_n(lane, chunk_lanes<A>, Op::template identity<A>());
     bool done = false;
+    [[maybe_unused]] index_t chunks = 0;
     for_each_row(loop, begin, end, [&](const shape_t<D>& idx, index_t j, index_t stop) {
         if (done) return;
         ev.begin_row(idx.data(), outer, fill);
@@ -174,16 +191,29 @@ A reduce_block(Ev& ev, const loop_shape<D>& loop, index_t begin, index_t end, st
             }
             const index_t len = std::min<index_t>(BSX_CHUNK, stop - c);
             ev.prepare(c, len);
-            const A value = reduce_chunk<Op, A>(ev.chunk_reader(), len);
-            if (is_absorbing<Op>(value)) decided->store(true, std::memory_order_relaxed);
-            stream.push(&value);
+            if constexpr (order_free<A>) {
+                fold_into_lanes<Op>(ev.chunk_reader(), len, lane);
+                if constexpr (has_absorbing<Op>) {
+                    if (++chunks % 8 != 0) continue;  // look every 2048 elements or so
+                    alignas(64) A probe[chunk_lanes<A>];
+                    std::copy_n(lane, chunk_lanes<A>, probe);
+                    if (is_absorbing<Op>(combine_lanes<Op>(probe))) decided->store(true, std::memory_order_relaxed);
+                }
+            } else {
+                const A value = reduce_chunk<Op, A>(ev.chunk_reader(), len);
+                stream.push(&value);
+            }
         }
     });
     if constexpr (has_absorbing<Op>)
         if (done) return A(Op::absorbing);
-    A result;
-    stream.result(&result);
-    return result;
+    if constexpr (order_free<A>) {
+        return combine_lanes<Op>(lane);
+    } else {
+        A result;
+        stream.result(&result);
+        return result;
+    }
 }
 
 /// Reduces every output: output r is flattened range [r*m, (r+1)*m). Many outputs are
