@@ -284,7 +284,6 @@ struct outer_layout {
     loop_shape<D> inner;  // the axes after kpos alone, to walk a tile of q
 };
 
-
 /// Lanes the outer traversal keeps per output: none are needed when order is free.
 template <class A>
 inline constexpr index_t outer_lanes = order_free<A> ? 1 : chunk_lanes<A>;
