@@ -27,7 +27,7 @@ namespace bsx::detail {
 /// One chunk reduced to one value: 8 independent lanes (so it vectorizes without
 /// reassociating anything), combined pairwise.
 template <class Op, class A, class Reader>
-A reduce_chunk(const Reader& reader, index_t len) noexcept {
+A reduce_chunk(const Reader& reader, index_t len) noexcept(noexcept(reader.load(0))) {
     constexpr int lanes = 8;
     A lane[lanes];
     for (int l = 0; l < lanes; ++l) lane[l] = Op::template identity<A>();
@@ -93,7 +93,7 @@ A combine_blocks(const A* partial, index_t count) noexcept {
 /// Reduces flattened elements [begin, end) of a bound loop nest (one block): chunks
 /// start at `begin` and stop at the end of each loop row.
 template <class Op, class A, class Ev, std::size_t D>
-A reduce_block(Ev& ev, const loop_shape<D>& loop, index_t begin, index_t end) noexcept {
+A reduce_block(Ev& ev, const loop_shape<D>& loop, index_t begin, index_t end) {
     const std::size_t outer = loop.nd - 1;
     const index_t fill = std::min<index_t>(BSX_CHUNK, loop.extent[outer]);
     pairwise_stream<Op, A> stream;
@@ -124,27 +124,35 @@ void reduce_outputs(const Ev& ev, const loop_shape<D>& loop, index_t outputs, in
     const int threads = loop_threads(outputs * m);
 #ifdef _OPENMP
     if (threads > 1 && outputs >= threads) {
+        first_exception errors;  // a user function's exception, carried out of the region
 #pragma omp parallel num_threads(threads)
         {
             const index_t n = omp_get_num_threads(), t = omp_get_thread_num();
-            with_own_evaluator(ev, [&](Ev& own) {
-                for (index_t r = outputs * t / n; r < outputs * (t + 1) / n; ++r)
-                    out[r] = Op::finish(reduce_range(own, r), m);
+            errors.run([&] {
+                with_own_evaluator(ev, [&](Ev& own) {
+                    for (index_t r = outputs * t / n; r < outputs * (t + 1) / n && !errors.stopped(); ++r)
+                        out[r] = Op::finish(reduce_range(own, r), m);
+                });
             });
         }
+        errors.rethrow();
         return;
     }
     if (threads > 1 && plan.count > 1) {
         for (index_t r = 0; r < outputs; ++r) {
             A partial[block_plan::max_blocks];
+            first_exception errors;
 #pragma omp parallel num_threads(threads)
             {
                 const index_t n = omp_get_num_threads(), t = omp_get_thread_num();
-                with_own_evaluator(ev, [&](Ev& own) {
-                    for (index_t b = plan.count * t / n; b < plan.count * (t + 1) / n; ++b)
-                        partial[b] = block(own, r, b);
+                errors.run([&] {
+                    with_own_evaluator(ev, [&](Ev& own) {
+                        for (index_t b = plan.count * t / n; b < plan.count * (t + 1) / n && !errors.stopped(); ++b)
+                            partial[b] = block(own, r, b);
+                    });
                 });
             }
+            errors.rethrow();
             out[r] = Op::finish(combine_blocks<Op, A>(partial, plan.count), m);
         }
         return;
