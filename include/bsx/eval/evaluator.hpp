@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include <boost/hana/for_each.hpp>
 #include <boost/hana/transform.hpp>
@@ -20,6 +21,7 @@
 #include "../config.hpp"
 #include "../expr/expression.hpp"
 #include "../expr/map_node.hpp"
+#include "../expr/ops.hpp"
 #include "../expr/placed_node.hpp"
 #include "../expr/scalar.hpp"
 #include "../expr/with_rules.hpp"
@@ -152,13 +154,24 @@ struct scalar_evaluator {
     }
 };
 
+template <class Op, class Tuple>
+struct never_throws;
+/// Whether a node's load cannot throw: bsx's own operations never do; a user function
+/// only when it is declared noexcept (then an exception from it terminates, as C++ says).
+template <class Op, class... C>
+struct never_throws<Op, boost::hana::tuple<C...>> {
+    static constexpr bool value = (noexcept(std::declval<const C&>().load(0)) && ...) &&
+                                  (!ops::is_user_function<Op> ||
+                                   std::is_nothrow_invocable_v<const Op&, decltype(std::declval<const C&>().load(0))...>);
+};
+
 /// What the inner loop sees of a node: its operation and its children's readers.
 template <class Op, class Children>
 struct node_reader {
     const Op* op;
     Children children;  // hana::tuple of child readers
 
-    auto load(index_t j) const noexcept {
+    auto load(index_t j) const noexcept(never_throws<Op, Children>::value) {
         return boost::hana::unpack(children, [&](const auto&... c) { return (*op)(c.load(j)...); });
     }
 };

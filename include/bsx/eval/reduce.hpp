@@ -14,8 +14,8 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <type_traits>
 #include <span>
+#include <type_traits>
 #include <utility>
 
 #include "../config.hpp"
@@ -61,17 +61,23 @@ void combine_into(A* acc, const A* other, index_t width) noexcept {
 
 /// Folds a chunk into a row of `chunk_lanes` accumulators (element j into lane j % lanes),
 /// `lanes` elements at a time: one vector operation per 64 bytes of accumulators.
+/// A reader that may throw (a user function) runs without the simd pragma: OpenMP
+/// forbids an exception leaving a simd loop.
 template <class Op, class A, class Reader>
-void fold_into_lanes(const Reader& reader, index_t len, A* lane) noexcept {
+void fold_into_lanes(const Reader& reader, index_t len, A* lane) noexcept(noexcept(reader.load(0))) {
     constexpr index_t lanes = chunk_lanes<A>;
+    const auto fold = [&](index_t j, index_t l) { lane[l] = Op::combine(lane[l], static_cast<A>(reader.load(j + l))); };
     index_t j = 0;
-    for (; j + lanes <= len; j += lanes) {
+    if constexpr (noexcept(reader.load(0))) {
+        for (; j + lanes <= len; j += lanes) {
+            BSX_SIMD_LOOP
+            for (index_t l = 0; l < lanes; ++l) fold(j, l);
+        }
         BSX_SIMD_LOOP
-        for (index_t l = 0; l < lanes; ++l) lane[l] = Op::combine(lane[l], static_cast<A>(reader.load(j + l)));
+        for (index_t l = 0; l < len - j; ++l) fold(j, l);
+    } else {
+        for (; j < len; ++j) fold(j - j % lanes, j % lanes);
     }
-    const index_t rest = len - j;
-    BSX_SIMD_LOOP
-    for (index_t l = 0; l < rest; ++l) lane[l] = Op::combine(lane[l], static_cast<A>(reader.load(j + l)));
 }
 
 /// The lanes combined by halving (they are overwritten).
@@ -83,7 +89,7 @@ A combine_lanes(A* lane) noexcept {
 
 /// One chunk reduced to one value (the inner traversal).
 template <class Op, class A, class Reader>
-A reduce_chunk(const Reader& reader, index_t len) noexcept {
+A reduce_chunk(const Reader& reader, index_t len) noexcept(noexcept(reader.load(0))) {
     alignas(64) A lane[chunk_lanes<A>];
     std::fill_n(lane, chunk_lanes<A>, Op::template identity<A>());
     fold_into_lanes<Op>(reader, len, lane);
@@ -234,28 +240,37 @@ void reduce_outputs(const Ev& ev, const loop_shape<D>& loop, index_t outputs, in
     const int threads = loop_threads(outputs * m);
 #ifdef _OPENMP
     if (threads > 1 && outputs >= threads) {
+        first_exception errors;  // a user function's exception, carried out of the region
 #pragma omp parallel num_threads(threads)
         {
             const index_t n = omp_get_num_threads(), t = omp_get_thread_num();
-            with_own_evaluator(ev, [&](Ev& own) {
-                for (index_t r = outputs * t / n; r < outputs * (t + 1) / n; ++r) out[r] = reduce_range(own, r);
+            errors.run([&] {
+                with_own_evaluator(ev, [&](Ev& own) {
+                    for (index_t r = outputs * t / n; r < outputs * (t + 1) / n && !errors.stopped(); ++r)
+                        out[r] = reduce_range(own, r);
+                });
             });
         }
+        errors.rethrow();
         return;
     }
     if (threads > 1 && plan.count > 1) {
         for (index_t r = 0; r < outputs; ++r) {
             A partial[block_plan::max_blocks];
             std::atomic<bool> decided{false};
+            first_exception errors;
 #pragma omp parallel num_threads(threads)
             {
                 const index_t n = omp_get_num_threads(), t = omp_get_thread_num();
-                with_own_evaluator(ev, [&](Ev& own) {
-                    for (index_t b = plan.count * t / n; b < plan.count * (t + 1) / n; ++b)
-                        partial[b] = reduce_block<Op, A>(own, loop, r * m + plan.begin(b, m),
-                                                         r * m + plan.begin(b + 1, m), &decided);
+                errors.run([&] {
+                    with_own_evaluator(ev, [&](Ev& own) {
+                        for (index_t b = plan.count * t / n; b < plan.count * (t + 1) / n && !errors.stopped(); ++b)
+                            partial[b] = reduce_block<Op, A>(own, loop, r * m + plan.begin(b, m),
+                                                             r * m + plan.begin(b + 1, m), &decided);
+                    });
                 });
             }
+            errors.rethrow();
             auto stored = [&](index_t b, A* p) { *p = partial[b]; };
             A result, scratch[block_plan::max_blocks];
             combine_halving<Op>(0, plan.count, &result, scratch, 1, stored);
@@ -291,9 +306,13 @@ inline constexpr index_t outer_lanes = order_free<A> ? 1 : chunk_lanes<A>;
 /// acc[j] combined with the piece's element j. Out of line: one vectorized copy per
 /// reduction and expression.
 template <class Op, class A, class Reader>
-[[gnu::noinline]] void accumulate_piece(const Reader reader, A* acc, index_t len) noexcept {
-    BSX_SIMD_LOOP
-    for (index_t j = 0; j < len; ++j) acc[j] = Op::combine(acc[j], static_cast<A>(reader.load(j)));
+[[gnu::noinline]] void accumulate_piece(const Reader reader, A* acc, index_t len) noexcept(noexcept(reader.load(0))) {
+    if constexpr (noexcept(reader.load(0))) {
+        BSX_SIMD_LOOP
+        for (index_t j = 0; j < len; ++j) acc[j] = Op::combine(acc[j], static_cast<A>(reader.load(j)));
+    } else {  // no simd pragma: an exception may not leave a simd loop
+        for (index_t j = 0; j < len; ++j) acc[j] = Op::combine(acc[j], static_cast<A>(reader.load(j)));
+    }
 }
 
 /// Reduces outputs p*Q + [q0, q0 + w) into `out`, streaming w-long pieces of the rows
@@ -358,10 +377,10 @@ void reduce_tiles(const Ev& ev, const outer_layout<D>& lay, A* out) {
         w = std::min(w, std::max<index_t>(16, (lay.Q + threads - 1) / threads));
     const index_t tiles_per_p = (lay.Q + w - 1) / w;
     const index_t units = lay.P * tiles_per_p;
-    const auto run = [&](index_t first, index_t last) {
+    const auto run = [&](index_t first, index_t last, const first_exception* errors) {
         with_own_evaluator(ev, [&](Ev& own) {
             alignas(64) A scratch[scratch_size];
-            for (index_t u = first; u < last; ++u) {
+            for (index_t u = first; u < last && !(errors && errors->stopped()); ++u) {
                 const index_t p = u / tiles_per_p, q0 = u % tiles_per_p * w;
                 reduce_tile<Op>(own, lay, p, q0, std::min(w, lay.Q - q0), scratch, out);
             }
@@ -369,15 +388,17 @@ void reduce_tiles(const Ev& ev, const outer_layout<D>& lay, A* out) {
     };
 #ifdef _OPENMP
     if (threads > 1 && units > 1) {
+        first_exception errors;
 #pragma omp parallel num_threads(threads)
         {
             const index_t n = omp_get_num_threads(), t = omp_get_thread_num();
-            run(units * t / n, units * (t + 1) / n);
+            errors.run([&] { run(units * t / n, units * (t + 1) / n, &errors); });
         }
+        errors.rethrow();
         return;
     }
 #endif
-    run(0, units);
+    run(0, units, nullptr);
 }
 
 // ---- choosing the traversal ------------------------------------------------------------
