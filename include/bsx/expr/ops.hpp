@@ -217,8 +217,9 @@ struct minimum {
     constexpr auto operator()(A a, B b) const {
         using R = detail::common_t<A, B>;
         const R x = static_cast<R>(a), y = static_cast<R>(b);
-        const R m = x < y ? x : y;  // y when either is NaN: one vector min instruction
-        return x != x ? x : m;
+        // A compare and a blend: as fast as the loads everywhere (a masked vector min,
+        // the other way to write it, runs at half that speed on AMD Zen 4).
+        return (x < y || x != x) ? x : y;  // y when y is NaN, x when x is
     }
 };
 /// NaN-propagating, like NumPy's maximum.
@@ -228,8 +229,7 @@ struct maximum {
     constexpr auto operator()(A a, B b) const {
         using R = detail::common_t<A, B>;
         const R x = static_cast<R>(a), y = static_cast<R>(b);
-        const R m = x > y ? x : y;
-        return x != x ? x : m;
+        return (x > y || x != x) ? x : y;  // as minimum
     }
 };
 /// NaN-ignoring, like C fmin and Octave's min: NaN only if both are NaN.
