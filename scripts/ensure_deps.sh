@@ -3,7 +3,7 @@
 # Set BSX_SKIP_DEPS=1 to skip (e.g. on a machine without apt).
 set -euo pipefail
 
-packages=(g++ cmake make libboost-dev libboost-test-dev libbenchmark-dev libomp-dev)
+packages=(g++ cmake make libboost-dev libboost-test-dev libbenchmark-dev libomp-dev libsleef-dev)
 
 if [[ "${BSX_SKIP_DEPS:-0}" == 1 ]]; then
   exit 0
