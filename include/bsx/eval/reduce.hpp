@@ -28,6 +28,13 @@
 #include <omp.h>
 #endif
 
+#if defined(__clang__)
+// As in loop.hpp: a lane loop that clang cannot vectorize for some element or operand type
+// is not a warning about the user's code.
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wpass-failed"
+#endif
+
 namespace bsx::detail {
 
 /// Lanes per chunk: element j of a chunk goes to lane j % lanes. 64 bytes of accumulators
@@ -554,3 +561,7 @@ auto reduce_element(const E& e, std::size_t axis, shape_t<rank_v<E>> idx) {
 }
 
 }  // namespace bsx::detail
+
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
