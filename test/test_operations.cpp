@@ -702,8 +702,24 @@ BOOST_AUTO_TEST_CASE(where_three_way_broadcast) {
     expect_values(bsx::where(v > 2.0, v, 0.0), "(4,)", {0, 5, 0, 7});
     // a non-bool condition is converted to bool
     expect_values(bsx::where(bsx::array<int, 1>{0, 3}, 1.0, 2.0), "(2,)", {2, 1});
+    // three operands: the two that clash are named, each with its own shape (issue 10)
     expect_broadcast_error([&] { (void)bsx::where(bsx::zeros<bool>(2, 3), bsx::zeros<double>(2, 3), bsx::zeros<double>(2, 2)); },
-                           msg_23_22("where"));
+                           "bsx: where: shapes (2,3), (2,3) and (2,2) cannot be broadcast under numpy rules: axis 1 has "
+                           "extents 3 (operand 1, shape (2,3)) and 2 (operand 3, shape (2,2))");
+    // a pairwise fold would have named (4,3), the broadcast of the first two, which no operand has
+    expect_broadcast_error([&] { (void)bsx::where(bsx::zeros<bool>(4, 1), bsx::zeros<double>(3), bsx::zeros<double>(2, 3)); },
+                           "bsx: where: shapes (4,1), (3,) and (2,3) cannot be broadcast under numpy rules: axis 0 has "
+                           "extents 4 (operand 1, shape (4,1)) and 2 (operand 3, shape (2,3))");
+    expect_broadcast_error([&] { (void)bsx::map([](double p, double q, double r) { return p + q + r; },
+                                                bsx::zeros<double>(1, 5), bsx::zeros<double>(3, 1), bsx::zeros<double>(3, 4)); },
+                           "bsx: map: shapes (1,5), (3,1) and (3,4) cannot be broadcast under numpy rules: axis 1 has "
+                           "extents 5 (operand 1, shape (1,5)) and 4 (operand 3, shape (3,4))");
+    BOOST_TEST(fmt(bsx::broadcast_shapes(bsx::shape_t<2>{4, 1}, bsx::shape_t<1>{3}, bsx::shape_t<3>{2, 1, 1})) ==
+               "(2,4,3)");
+    expect_broadcast_error([] { (void)bsx::broadcast_shapes<bsx::octave_rules>(bsx::shape_t<1>{4}, bsx::shape_t<2>{1, 3},
+                                                                                bsx::shape_t<2>{4, 1}, bsx::shape_t<1>{5}); },
+                           "bsx: broadcast_shapes: shapes (4,), (1,3), (4,1) and (5,) cannot be broadcast under octave "
+                           "rules: axis 0 has extents 4 (operand 1, shape (4,)) and 5 (operand 4, shape (5,))");
 }
 
 BOOST_AUTO_TEST_CASE(cast) {
@@ -949,7 +965,9 @@ BOOST_AUTO_TEST_CASE(every_operation_names_itself) {
     check([&] { (void)bsx::logical_and(a, b); }, "logical_and");
     check([&] { (void)bsx::logical_or(a, b); }, "logical_or");
     check([&] { (void)bsx::logical_xor(a, b); }, "logical_xor");
-    check([&] { (void)bsx::where(a > 0, a, b); }, "where");
+    expect_broadcast_error([&] { (void)bsx::where(a > 0, a, b); },
+                           "bsx: where: shapes (2,3), (2,3) and (2,2) cannot be broadcast under numpy rules: axis 1 "
+                           "has extents 3 (operand 1, shape (2,3)) and 2 (operand 3, shape (2,2))");
     check([&] { (void)bsx::map([](int p, int q) { return p + q; }, a, b); }, "map");
     check([&] { (void)bsx::bsxfun([](int p, int q) { return p + q; }, a, b); }, "bsxfun");
 }

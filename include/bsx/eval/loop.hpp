@@ -10,6 +10,7 @@
 #include <span>
 
 #include "../config.hpp"
+#include "../detail/first_exception.hpp"
 #include "../shape/shape.hpp"
 
 #ifdef _OPENMP
@@ -117,7 +118,9 @@ loop_shape<D> coalesce(const shape_t<D>& extent, std::span<operand_steps<D>* con
 /// The inner kernel: every operand is unit-stride here, so this vectorizes. The reader
 /// is a local copy, so the compiler knows stores to `out` cannot move its pointers
 /// (which matters for char-sized destinations, which may alias anything). Out of line so
-/// that the direct and the tiled destination share one vectorized copy.
+/// that the direct and the tiled destination share one vectorized copy. A reader that may
+/// throw (a user function) runs without the simd pragma: OpenMP forbids an exception
+/// leaving a simd loop.
 #if defined(__clang__)
 // A libm call the operation makes (sqrt without -fno-math-errno) can keep clang from
 // vectorizing; that is the user's flag choice, not a warning about their code.
@@ -125,9 +128,13 @@ loop_shape<D> coalesce(const shape_t<D>& extent, std::span<operand_steps<D>* con
 #pragma clang diagnostic ignored "-Wpass-failed"
 #endif
 template <class T, class Reader>
-[[gnu::noinline]] void run_chunk(const Reader reader, T* out, index_t len) noexcept {
-    BSX_SIMD_LOOP
-    for (index_t j = 0; j < len; ++j) out[j] = static_cast<T>(reader.load(j));
+[[gnu::noinline]] void run_chunk(const Reader reader, T* out, index_t len) noexcept(noexcept(reader.load(0))) {
+    if constexpr (noexcept(reader.load(0))) {
+        BSX_SIMD_LOOP
+        for (index_t j = 0; j < len; ++j) out[j] = static_cast<T>(reader.load(j));
+    } else {
+        for (index_t j = 0; j < len; ++j) out[j] = static_cast<T>(reader.load(j));
+    }
 }
 #if defined(__clang__)
 #pragma clang diagnostic pop
@@ -169,21 +176,24 @@ void with_own_evaluator(const Ev& shared, F&& f) {
 }
 
 /// Evaluates flattened elements [begin, end) of the loop nest into `dst`, `chunk`
-/// elements at a time. Kept out of line: the serial and the parallel call share one
-/// compiled copy of the kernel.
+/// elements at a time, giving up at the next chunk once `errors` (another thread's
+/// failure; null when serial) says so. Kept out of line: the serial and the parallel
+/// call share one compiled copy of the kernel.
 template <class T, std::size_t D, class Ev>
 [[gnu::noinline]] void run_range(const Ev& shared, T* dst, const shape_t<D>& dst_strides, const loop_shape<D>& loop,
-                                 index_t chunk, index_t begin, index_t end) noexcept {
+                                 index_t chunk, index_t begin, index_t end, const first_exception* errors) {
     const std::size_t outer = loop.nd - 1;
     const index_t dst_inner = dst_strides[outer];
     const index_t fill = std::min(chunk, loop.extent[outer]);  // tile elements one row needs
     with_own_evaluator(shared, [&](Ev& ev) {
         alignas(64) T tile[BSX_CHUNK];  // strided destinations: chunks are BSX_CHUNK long then
         for_each_row(loop, begin, end, [&](const shape_t<D>& idx, index_t j, index_t stop) {
+            if (errors && errors->stopped()) return;
             ev.begin_row(idx.data(), outer, fill);
             T* drow = dst;
             for (std::size_t d = 0; d < outer; ++d) drow += idx[d] * dst_strides[d];
             for (index_t c = j; c < stop; c += chunk) {
+                if (errors && errors->stopped()) return;
                 const index_t len = std::min(chunk, stop - c);
                 ev.prepare(c, len);
                 if (dst_inner == 1) {
@@ -211,7 +221,8 @@ inline int loop_threads(index_t total) noexcept {
 /// Runs the whole loop nest on `threads` threads. The flattened elements are split
 /// statically into contiguous blocks whose bounds are multiples of `granule` (a whole
 /// destination row when rows must stay with one thread, else 1), so the split never
-/// depends on timing.
+/// depends on timing. An exception from a user function reaches the caller as itself,
+/// also from a worker thread (the other threads stop at their next chunk).
 template <class T, std::size_t D, class Ev>
 void run_loop(const Ev& ev, T* dst, const shape_t<D>& dst_strides, const loop_shape<D>& loop, index_t chunk,
               int threads, index_t granule) {
@@ -220,19 +231,24 @@ void run_loop(const Ev& ev, T* dst, const shape_t<D>& dst_strides, const loop_sh
 #ifdef _OPENMP
     if (threads > 1) {
         const index_t units = total / granule;
+        first_exception errors;
 #pragma omp parallel num_threads(threads)
         {
             const index_t n = omp_get_num_threads();
             const index_t t = omp_get_thread_num();
-            run_range(ev, dst, dst_strides, loop, chunk, units * t / n * granule, units * (t + 1) / n * granule);
+            errors.run([&] {
+                run_range(ev, dst, dst_strides, loop, chunk, units * t / n * granule, units * (t + 1) / n * granule,
+                          &errors);
+            });
         }
+        errors.rethrow();
         return;
     }
 #else
     (void)threads;
     (void)granule;
 #endif
-    run_range(ev, dst, dst_strides, loop, chunk, 0, total);
+    run_range(ev, dst, dst_strides, loop, chunk, 0, total, nullptr);
 }
 
 }  // namespace bsx::detail
