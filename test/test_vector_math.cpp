@@ -252,7 +252,10 @@ void check_all() {
 
 }  // namespace
 
-BOOST_AUTO_TEST_CASE(accuracy_double) { check_all<double>(); }
+BOOST_AUTO_TEST_CASE(accuracy_double) {
+    BOOST_TEST_MESSAGE("math functions from " << (vmath::uses_sleef ? "SLEEF" : "libm"));
+    check_all<double>();
+}
 BOOST_AUTO_TEST_CASE(accuracy_float) { check_all<float>(); }
 
 namespace {
