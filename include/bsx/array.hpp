@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "detail/storage.hpp"
 #include "detail/strided_access.hpp"
 #include "eval/assign.hpp"
 #include "expr/expression.hpp"
@@ -138,7 +139,7 @@ public:
 
 private:
     shape_t<N> shape_{};
-    std::unique_ptr<T[]> data_;
+    detail::storage_ptr<T> data_;
 
     struct no_init {};
     array(const shape_t<N>& shape, no_init) { allocate(shape, false); }
@@ -155,7 +156,7 @@ private:
         shape_ = shape;
         const auto n = static_cast<std::size_t>(shape_size(shape));
         if (n == 0) data_.reset();
-        else data_.reset(value_init ? new T[n]() : new T[n]);
+        else data_ = detail::allocate_storage<T>(n, value_init);
     }
 
     template <std::size_t K, class L>
