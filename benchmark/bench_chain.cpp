@@ -12,6 +12,15 @@
 //                a*b, c*d, (a*b)+(c*d), f+1, e/(f+1), the difference, then r = that
 //                (6 temporaries of 10^7); tight loops, parallel at the same thread count
 //
+// The same shape of chain on int32 (issue 10: integer + - * wrap instead of being
+// undefined on overflow; this shows the wrapping forms still vectorize):
+//
+//   ri = -(ia*ib) + ic*id - (ie + if)
+//
+//   int_bsx          that line
+//   int_hand_serial  one flat loop in plain int arithmetic (inputs small enough not to
+//                    overflow, so the hand loop is defined too)
+//
 // Names: BM_chain_<variant>/threads:<t>/real_time (parsed by ratios.py).
 
 #include <bsx/bsx.hpp>
@@ -154,8 +163,60 @@ void BM_chain_eager(benchmark::State& state)
 }
 
 
+struct int_inputs {
+    bsx::array<std::int32_t, 2> a, b, c, d, e, f;
+    int_inputs()
+    {
+        std::mt19937_64 rng(12);
+        std::uniform_int_distribution<std::int32_t> u(-1000, 1000);
+        for (auto* x : {&a, &b, &c, &d, &e, &f}) {
+            *x = bsx::zeros<std::int32_t>(rows, cols);
+            for (std::int32_t& v : *x) v = u(rng);
+        }
+    }
+};
+
+void set_int_counters(benchmark::State& state)
+{
+    state.SetItemsProcessed(state.iterations() * count);
+    state.SetBytesProcessed(state.iterations() * count * 7 * std::int64_t{sizeof(std::int32_t)});
+}
+
+void BM_chain_int_bsx(benchmark::State& state)
+{
+    set_threads(state, static_cast<int>(state.range(0)));
+    const int_inputs in;
+    const auto& [a, b, c, d, e, f] = in;
+    bsx::array<std::int32_t, 2> r = bsx::zeros<std::int32_t>(rows, cols);
+    for (auto _ : state) {
+        r = -(a * b) + c * d - (e + f);
+        benchmark::DoNotOptimize(r.data());
+        benchmark::ClobberMemory();
+    }
+    set_int_counters(state);
+}
+
+void BM_chain_int_hand_serial(benchmark::State& state)
+{
+    set_threads(state, static_cast<int>(state.range(0)));
+    const int_inputs in;
+    bsx::array<std::int32_t, 2> r = bsx::zeros<std::int32_t>(rows, cols);
+    for (auto _ : state) {
+        const std::int32_t *a = in.a.data(), *b = in.b.data(), *c = in.c.data(), *d = in.d.data(),
+                           *e = in.e.data(), *f = in.f.data();
+        std::int32_t* rp = r.data();
+        for (bsx::index_t i = 0; i < count; ++i)
+            rp[i] = -(a[i] * b[i]) + c[i] * d[i] - (e[i] + f[i]);
+        benchmark::DoNotOptimize(rp);
+        benchmark::ClobberMemory();
+    }
+    set_int_counters(state);
+}
+
 } // namespace
 
+BENCHMARK(BM_chain_int_bsx)->Apply(thread_args);
+BENCHMARK(BM_chain_int_hand_serial)->Apply(thread_args);
 BENCHMARK(BM_chain_bsx)->Apply(thread_args);
 BENCHMARK(BM_chain_hand_serial)->Apply(thread_args);
 BENCHMARK(BM_chain_hand_omp)->Apply(thread_args);

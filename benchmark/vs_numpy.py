@@ -85,11 +85,45 @@ ELEMENTWISE_CASES = [
      "a = rand(100, np.float64); b = rand(100, np.float64); r = np.empty(100)\n"),
 ]
 
-# ---- other issues add their lists here (MATH_CASES, REDUCTION_CASES) ---------------------
+# ---- issue 8: reductions (benchmark/bench_axis_reductions.cpp) ---------------------------
+
+_DTYPES = {"float32": "np.float32", "float64": "np.float64", "int32": "np.int32", "int64": "np.int64",
+           "bool": "np.bool_"}
+
+
+def _reduction(red, dtype, axis, size):
+    """np.<red> of a size x size matrix, whole or along axis 0 or 1 into a preallocated r,
+    on the data bench_axis_reductions.cpp uses: ones for all and zeros for any (full
+    scans), else floats in [0.5, 1.5) or integers 1 to 3."""
+    t, shape = _DTYPES[dtype], f"({size}, {size})"
+    if red in ("all", "any"):
+        data = f"x = np.{'ones' if red == 'all' else 'zeros'}({shape}, {t})\n"
+    elif dtype.startswith("float"):
+        data = f"x = np.random.default_rng(7).uniform(0.5, 1.5, {shape}).astype({t})\n"
+    else:
+        data = f"x = np.random.default_rng(7).integers(1, 4, {shape}).astype({t})\n"
+    if axis == "whole":
+        setup, stmt = data, f"np.{red}(x)"
+    else:
+        k = axis[-1]
+        setup, stmt = data + f"r = np.{red}(x, axis={k})\n", f"np.{red}(x, axis={k}, out=r)"
+    return (f"BM_np_{red}_{dtype}_{axis}_{size}x{size}_bsx", stmt, None, setup)
+
+
+REDUCTION_CASES = [
+    _reduction(red, dtype, axis, size)
+    for dtype in _DTYPES
+    for red in (("all", "any") if dtype == "bool" else ("sum", "prod", "min", "max", "all", "any"))
+    for axis in ("whole", "axis0", "axis1")
+    for size in (100, 2000)
+]
+
+# ---- other issues add their lists here (MATH_CASES) --------------------------------------
 
 # (title, benchmark binary, cases)
 SUITES = [
     ("element-wise", "bench_elementwise", ELEMENTWISE_CASES),
+    ("reductions", "bench_axis_reductions", REDUCTION_CASES),
 ]
 
 # ---- machinery ---------------------------------------------------------------------------

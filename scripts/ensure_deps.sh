@@ -3,7 +3,9 @@
 # Set BSX_SKIP_DEPS=1 to skip (e.g. on a machine without apt).
 set -euo pipefail
 
-packages=(g++ cmake make libboost-dev libboost-test-dev libbenchmark-dev libomp-dev)
+# pkg-config: the install test; python3-numpy: the .npy round-trip test;
+# python3-matplotlib: benchmark/performance.py (plots).
+packages=(g++ cmake make libboost-dev libboost-test-dev libbenchmark-dev libomp-dev pkg-config python3-numpy python3-matplotlib)
 
 if [[ "${BSX_SKIP_DEPS:-0}" == 1 ]]; then
   exit 0

@@ -148,15 +148,11 @@ private:
         std::copy(first, last, begin());
     }
 
+    // Checks the shape before allocating, and changes nothing if the allocation throws.
     void allocate(const shape_t<N>& shape, bool value_init) {
-        for (std::size_t k = 0; k < N; ++k)
-            if (shape[k] < 0)
-                throw std::invalid_argument("bsx: negative extent " + std::to_string(shape[k]) + " on axis " +
-                                            std::to_string(k));
+        const auto n = static_cast<std::size_t>(detail::checked_size("array", shape, sizeof(T)));
+        data_ = n == 0 ? detail::storage_ptr<T>() : detail::allocate_storage<T>(n, value_init);
         shape_ = shape;
-        const auto n = static_cast<std::size_t>(shape_size(shape));
-        if (n == 0) data_.reset();
-        else data_ = detail::allocate_storage<T>(n, value_init);
     }
 
     template <std::size_t K, class L>

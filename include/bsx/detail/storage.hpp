@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstddef>
-#include <limits>
 #include <memory>
 #include <new>
 
@@ -37,9 +36,9 @@ template <class T>
 using storage_ptr = std::unique_ptr<T[], storage_deleter<T>>;
 
 /// A buffer of n > 0 elements, value-initialized (zero for numbers) or default-initialized.
+/// The byte size must not overflow (checked_size has said so).
 template <class T>
 storage_ptr<T> allocate_storage(std::size_t n, bool value_init) {
-    if (n > std::numeric_limits<std::size_t>::max() / sizeof(T)) throw std::bad_array_new_length();
     const std::size_t bytes = n * sizeof(T);
     void* raw = ::operator new(bytes, storage_alignment(bytes));
 #if defined(__linux__) && defined(MADV_HUGEPAGE)

@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "../config.hpp"
+#include "../detail/first_exception.hpp"
 #include "../detail/streaming_store.hpp"
 #include "../shape/shape.hpp"
 
@@ -124,7 +125,9 @@ using bytes_of_t = std::conditional_t<std::is_same_v<T, bool>, unsigned char, T>
 /// The inner kernel: every operand is unit-stride here, so this vectorizes. The reader
 /// is a local copy, so the compiler knows stores to `out` cannot move its pointers
 /// (which matters for char-sized destinations, which may alias anything). Inline into
-/// the row loop of direct writes; out of line (run_chunk) for tiled ones.
+/// the row loop of whole-row writes; out of line (run_chunk) for tiled ones. A reader
+/// that may throw (a user function) runs without the simd pragma: OpenMP forbids an
+/// exception leaving a simd loop.
 #if defined(__clang__)
 // A libm call the operation makes (sqrt without -fno-math-errno) can keep clang from
 // vectorizing; that is the user's flag choice, not a warning about their code.
@@ -132,11 +135,15 @@ using bytes_of_t = std::conditional_t<std::is_same_v<T, bool>, unsigned char, T>
 #pragma clang diagnostic ignored "-Wpass-failed"
 #endif
 template <class T, class Reader>
-void write_chunk(const Reader reader, T* out, index_t len) noexcept {
+void write_chunk(const Reader reader, T* out, index_t len) noexcept(noexcept(reader.load(0))) {
     using B = bytes_of_t<T>;
     B* to = reinterpret_cast<B*>(out);
-    BSX_SIMD_LOOP
-    for (index_t j = 0; j < len; ++j) to[j] = static_cast<B>(static_cast<T>(reader.load(j)));
+    if constexpr (noexcept(reader.load(0))) {
+        BSX_SIMD_LOOP
+        for (index_t j = 0; j < len; ++j) to[j] = static_cast<B>(static_cast<T>(reader.load(j)));
+    } else {
+        for (index_t j = 0; j < len; ++j) to[j] = static_cast<B>(static_cast<T>(reader.load(j)));
+    }
 }
 #if defined(__clang__)
 #pragma clang diagnostic pop
@@ -178,13 +185,13 @@ template <class Reader>
 struct offset_reader {
     Reader reader;
     index_t offset;
-    auto load(index_t j) const noexcept { return reader.load(offset + j); }
+    auto load(index_t j) const noexcept(noexcept(reader.load(0))) { return reader.load(offset + j); }
 };
 
 /// Out of line so that the direct and the tiled destination of the tiled path share one
 /// vectorized copy.
 template <class T, class Reader>
-[[gnu::noinline]] void run_chunk(const Reader reader, T* out, index_t len) noexcept {
+[[gnu::noinline]] void run_chunk(const Reader reader, T* out, index_t len) noexcept(noexcept(reader.load(0))) {
     write_chunk(reader, out, len);
 }
 
@@ -224,21 +231,24 @@ void with_own_evaluator(const Ev& shared, F&& f) {
 }
 
 /// Evaluates flattened elements [begin, end) of the loop nest into `dst`, `chunk`
-/// elements at a time. Kept out of line: the serial and the parallel call share one
-/// compiled copy of the kernel.
+/// elements at a time, giving up at the next chunk once `errors` (another thread's
+/// failure; null when serial) says so. Kept out of line: the serial and the parallel
+/// call share one compiled copy of the kernel.
 template <class T, std::size_t D, class Ev>
 [[gnu::noinline]] void run_range(const Ev& shared, T* dst, const shape_t<D>& dst_strides, const loop_shape<D>& loop,
-                                 index_t chunk, index_t begin, index_t end) noexcept {
+                                 index_t chunk, index_t begin, index_t end, const first_exception* errors) {
     const std::size_t outer = loop.nd - 1;
     const index_t dst_inner = dst_strides[outer];
     const index_t fill = std::min(chunk, loop.extent[outer]);  // tile elements one row needs
     with_own_evaluator(shared, [&](Ev& ev) {
         alignas(64) T tile[BSX_CHUNK];  // strided destinations: chunks are BSX_CHUNK long then
         for_each_row(loop, begin, end, [&](const shape_t<D>& idx, index_t j, index_t stop) {
+            if (errors && errors->stopped()) return;
             ev.begin_row(idx.data(), outer, fill);
             T* drow = dst;
             for (std::size_t d = 0; d < outer; ++d) drow += idx[d] * dst_strides[d];
             for (index_t c = j; c < stop; c += chunk) {
+                if (errors && errors->stopped()) return;
                 const index_t len = std::min(chunk, stop - c);
                 ev.prepare(c, len);
                 if (dst_inner == 1) {
@@ -267,12 +277,14 @@ inline int loop_threads(index_t total) noexcept {
 /// every operand step through rows with stride 1, or 0 for the operands whose bit is set
 /// in Mask: whole rows at once, with no tiles, each row-constant operand read once per
 /// row into a register. With `streaming`, rows are computed into a small tile and
-/// written with streaming stores, which do not read the destination first.
+/// written with streaming stores, which do not read the destination first. Gives up at
+/// the next row once `errors` (another thread's failure; null when serial) says so.
 template <std::size_t Mask, class T, std::size_t D, class Ev>
 [[gnu::noinline]] void run_rows(const Ev& ev, T* dst, const shape_t<D>& dst_strides, const loop_shape<D>& loop,
-                                bool streaming, index_t begin, index_t end) noexcept {
+                                bool streaming, index_t begin, index_t end, const first_exception* errors) {
     const std::size_t outer = loop.nd - 1;
     for_each_row(loop, begin, end, [&](const shape_t<D>& idx, index_t j, index_t stop) {
+        if (errors && errors->stopped()) return;
         T* drow = dst + j;
         for (std::size_t d = 0; d < outer; ++d) drow += idx[d] * dst_strides[d];
         const auto reader = ev.template row_reader<Mask>(idx.data(), outer, j);
@@ -293,25 +305,29 @@ template <std::size_t Mask, class T, std::size_t D, class Ev>
 /// Runs range(begin, end) over flattened elements [0, total) on `threads` threads: split
 /// statically into contiguous blocks whose bounds are multiples of `granule` (a whole
 /// destination row when rows must stay with one thread, else 1), so the split never
-/// depends on timing.
+/// depends on timing. range(begin, end, errors) runs one block; `errors` is null when
+/// serial. An exception from a user function reaches the caller as itself, also from a
+/// worker thread (the other threads stop at their next check of `errors`).
 template <class Range>
 void run_loop(index_t total, int threads, index_t granule, Range&& range) {
 #ifdef _OPENMP
     if (threads > 1) {
         const index_t units = total / granule;
+        first_exception errors;
 #pragma omp parallel num_threads(threads)
         {
             const index_t n = omp_get_num_threads();
             const index_t t = omp_get_thread_num();
-            range(units * t / n * granule, units * (t + 1) / n * granule);
+            errors.run([&] { range(units * t / n * granule, units * (t + 1) / n * granule, &errors); });
         }
+        errors.rethrow();
         return;
     }
 #else
     (void)threads;
     (void)granule;
 #endif
-    range(index_t{0}, total);
+    range(index_t{0}, total, static_cast<const first_exception*>(nullptr));
 }
 
 }  // namespace bsx::detail

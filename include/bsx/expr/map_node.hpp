@@ -73,9 +73,15 @@ private:
     shape_t<rank> shape_;
 
     shape_t<rank> broadcast_children() const {
-        return boost::hana::fold_left(children_, shape_t<0>{}, [&](const auto& acc, const auto& c) {
-            return detail::broadcast_pair<rules>(detail::op_name(op_), acc, detail::unwrap(c).shape());
-        });
+        if constexpr (sizeof...(Held) >= 3) {
+            return boost::hana::unpack(children_, [&](const auto&... c) {
+                return detail::broadcast_many<rules>(detail::op_name(op_), detail::unwrap(c).shape()...);
+            });
+        } else {
+            return boost::hana::fold_left(children_, shape_t<0>{}, [&](const auto& acc, const auto& c) {
+                return detail::broadcast_pair<rules>(detail::op_name(op_), acc, detail::unwrap(c).shape());
+            });
+        }
     }
 
     template <class C>

@@ -1,10 +1,12 @@
 // bsx/expr/ops.hpp: the operation table. One small function object per scalar
 // operation; operators.hpp and functions.hpp turn each entry into a broadcasting
 // operator or function. Each entry carries the name used in error messages.
-// Semantics follow NumPy where it is explicit, Octave for mod/rem (see api.md).
+// Semantics follow NumPy where it is explicit, Octave for mod/rem (doc/reference.md, section 3).
+// Integer arithmetic is defined for every input: it wraps, and division never traps.
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <functional>
 #include <string_view>
@@ -18,28 +20,113 @@ template <class A, class B>
 inline constexpr bool both_bool = std::is_same_v<A, bool> && std::is_same_v<B, bool>;
 template <class A, class B>
 inline constexpr bool integral_pair = std::is_integral_v<A> && std::is_integral_v<B>;
+
+template <class T>
+inline constexpr bool signed_integer = std::is_integral_v<T> && std::is_signed_v<T>;
+template <class T>
+inline constexpr bool unsigned_integer = std::is_integral_v<T> && std::is_unsigned_v<T> && !std::is_same_v<T, bool>;
+/// A signed and an unsigned integer (bool never holds a negative value, so it does not count).
+template <class A, class B>
+inline constexpr bool mixed_sign =
+    (signed_integer<A> && unsigned_integer<B>) || (unsigned_integer<A> && signed_integer<B>);
+
+/// The type an operation on A and B computes in, given the type R C++ would use. C++
+/// converts a negative signed operand to a huge unsigned value when the other operand is
+/// an unsigned type at least as wide (int8 -71 with uint32 becomes 4294967225); NumPy
+/// instead promotes to a signed type that holds both (int64), and so does bsx. With a
+/// 64-bit unsigned operand no integer type holds both: that does not compile.
+template <class A, class B, class R>
+struct sign_safe {
+    static constexpr bool lossy = mixed_sign<A, B> && std::is_unsigned_v<R>;
+    static_assert(!lossy || sizeof(R) < sizeof(std::int64_t),
+                  "bsx: a signed and a 64-bit unsigned integer operand have no common integer type that holds "
+                  "both; cast one of them first (bsx::cast<std::int64_t>(x) or bsx::cast<double>(x))");
+    using type = std::conditional_t<lossy, std::int64_t, R>;
+};
+template <class A, class B, class R>
+using sign_safe_t = typename sign_safe<A, B, R>::type;
+
+/// The type of `a + b` (and of - * / % & | ^), made sign-safe.
+template <class A, class B>
+using arithmetic_t = sign_safe_t<A, B, decltype(std::declval<A>() + std::declval<B>())>;
+/// The common type of two operands (min, max, mod, rem, where), made sign-safe.
+template <class A, class B>
+using common_t = sign_safe_t<A, B, std::common_type_t<A, B>>;
+
+/// `f` applied to a and b as R, computed in R's unsigned counterpart when R is an
+/// integer: wraps modulo 2^N as NumPy's fixed-size integers do, where signed overflow in
+/// C++ would be undefined. R is at least int (integer promotion), so the unsigned type
+/// does not promote back to int.
+template <class R, class F, class A, class B>
+constexpr R wrapping(F f, A a, B b) {
+    if constexpr (std::is_integral_v<R>) {
+        using U = std::make_unsigned_t<R>;
+        return static_cast<R>(f(static_cast<U>(static_cast<R>(a)), static_cast<U>(static_cast<R>(b))));
+    } else {
+        return f(static_cast<R>(a), static_cast<R>(b));
+    }
+}
+
+/// A divisor that cannot trap: 1 where y is 0 or (signed) -1. Callers give those two
+/// cases their own results; x / 1 and x % 1 are then harmless, and the code stays
+/// branch-free.
+template <class R>
+constexpr R safe_divisor(R y) {
+    if constexpr (std::is_signed_v<R>)
+        return (y == 0 || y == R(-1)) ? R(1) : y;
+    else
+        return y == 0 ? R(1) : y;
+}
+
+/// Integers compared by value whatever their signedness (C++ would compare -1 < 1u as
+/// false); each widened to the 64-bit type of its own signedness for std::cmp_*.
+template <class T>
+constexpr auto widened(T v) {
+    if constexpr (std::is_signed_v<T>)
+        return static_cast<long long>(v);
+    else
+        return static_cast<unsigned long long>(v);
+}
 }  // namespace detail
 
 // ---- arithmetic -----------------------------------------------------------------
 struct plus {
     static constexpr std::string_view name = "operator+";
     template <class A, class B>
-    constexpr auto operator()(A a, B b) const { return a + b; }
+    constexpr auto operator()(A a, B b) const {
+        return detail::wrapping<detail::arithmetic_t<A, B>>(std::plus<>{}, a, b);
+    }
 };
 struct minus {
     static constexpr std::string_view name = "operator-";
     template <class A, class B>
-    constexpr auto operator()(A a, B b) const { return a - b; }
+    constexpr auto operator()(A a, B b) const {
+        return detail::wrapping<detail::arithmetic_t<A, B>>(std::minus<>{}, a, b);
+    }
 };
 struct multiplies {
     static constexpr std::string_view name = "operator*";
     template <class A, class B>
-    constexpr auto operator()(A a, B b) const { return a * b; }
+    constexpr auto operator()(A a, B b) const {
+        return detail::wrapping<detail::arithmetic_t<A, B>>(std::multiplies<>{}, a, b);
+    }
 };
+/// Integers: truncating; x / 0 is 0 and INT_MIN / -1 wraps to INT_MIN (NumPy's results).
 struct divides {
     static constexpr std::string_view name = "operator/";
     template <class A, class B>
-    constexpr auto operator()(A a, B b) const { return a / b; }
+    constexpr auto operator()(A a, B b) const {
+        using R = detail::arithmetic_t<A, B>;
+        if constexpr (std::is_integral_v<R>) {
+            const R x = static_cast<R>(a), y = static_cast<R>(b);
+            const R q = static_cast<R>(x / detail::safe_divisor(y));
+            if constexpr (std::is_signed_v<R>)
+                if (y == R(-1)) return detail::wrapping<R>(std::minus<>{}, R(0), x);
+            return y == 0 ? R(0) : q;
+        } else {
+            return static_cast<R>(a) / static_cast<R>(b);
+        }
+    }
 };
 // XLA's names (bsx::add, ...): the same operations, named so in error messages.
 struct add : plus {
@@ -58,7 +145,7 @@ struct divide : divides {
 struct ldivide {
     static constexpr std::string_view name = "ldivide";
     template <class A, class B>
-    constexpr auto operator()(A a, B b) const { return b / a; }
+    constexpr auto operator()(A a, B b) const { return divides{}(b, a); }
 };
 struct modulus {
     static constexpr std::string_view name = "operator%";
@@ -66,22 +153,29 @@ struct modulus {
     constexpr auto operator()(A a, B b) const {
         static_assert(detail::integral_pair<A, B>,
                       "bsx: operator% needs integral operands; use bsx::mod or bsx::rem for floating point");
-        return a % b;
+        using R = detail::arithmetic_t<A, B>;
+        return static_cast<R>(static_cast<R>(a) % detail::safe_divisor(static_cast<R>(b)));  // x % 0 is 0
     }
 };
-/// Floored remainder with the sign of the divisor; mod(x, 0) == x (Octave).
+/// Floored remainder with the sign of the divisor; mod(x, 0) == x (Octave). Floating
+/// types start from fmod, which is exact: x - floor(x / y) * y overflows when x / y does
+/// (mod(4.0, DBL_MIN) would be -inf; it is 0). A zero result takes the divisor's sign, as
+/// in NumPy.
 struct mod {
     static constexpr std::string_view name = "mod";
     template <class A, class B>
     constexpr auto operator()(A a, B b) const {
-        using R = std::common_type_t<A, B>;
-        const R x = a, y = b;
+        using R = detail::common_t<A, B>;
+        const R x = static_cast<R>(a), y = static_cast<R>(b);
         if constexpr (std::is_integral_v<R>) {
+            const R r = static_cast<R>(x % detail::safe_divisor(y));  // 0 for y == -1, as it should be
             if (y == 0) return x;
-            const R r = static_cast<R>(x % y);
             return (r != 0 && ((r < 0) != (y < 0))) ? static_cast<R>(r + y) : r;
         } else {
-            return y == 0 ? x : x - std::floor(x / y) * y;
+            if (y == 0) return x;
+            const R r = std::fmod(x, y);
+            if (r == 0) return std::copysign(R(0), y);
+            return (r < 0) != (y < 0) ? static_cast<R>(r + y) : r;
         }
     }
 };
@@ -91,10 +185,10 @@ struct rem {
     static constexpr std::string_view name = "rem";
     template <class A, class B>
     constexpr auto operator()(A a, B b) const {
-        using R = std::common_type_t<A, B>;
-        const R x = a, y = b;
+        using R = detail::common_t<A, B>;
+        const R x = static_cast<R>(a), y = static_cast<R>(b);
         if constexpr (std::is_integral_v<R>)
-            return y == 0 ? R(0) : static_cast<R>(x % y);
+            return static_cast<R>(x % detail::safe_divisor(y));  // 0 for y == 0 and y == -1
         else
             return std::fmod(x, y);
     }
@@ -121,8 +215,8 @@ struct minimum {
     static constexpr std::string_view name = "min";
     template <class A, class B>
     constexpr auto operator()(A a, B b) const {
-        using R = std::common_type_t<A, B>;
-        const R x = a, y = b;
+        using R = detail::common_t<A, B>;
+        const R x = static_cast<R>(a), y = static_cast<R>(b);
         const R m = x < y ? x : y;  // y when either is NaN: one vector min instruction
         return x != x ? x : m;
     }
@@ -132,8 +226,8 @@ struct maximum {
     static constexpr std::string_view name = "max";
     template <class A, class B>
     constexpr auto operator()(A a, B b) const {
-        using R = std::common_type_t<A, B>;
-        const R x = a, y = b;
+        using R = detail::common_t<A, B>;
+        const R x = static_cast<R>(a), y = static_cast<R>(b);
         const R m = x > y ? x : y;
         return x != x ? x : m;
     }
@@ -143,8 +237,8 @@ struct fmin {
     static constexpr std::string_view name = "fmin";
     template <class A, class B>
     constexpr auto operator()(A a, B b) const {
-        using R = std::common_type_t<A, B>;
-        const R x = a, y = b;
+        using R = detail::common_t<A, B>;
+        const R x = static_cast<R>(a), y = static_cast<R>(b);
         return (x < y || y != y) ? x : y;
     }
 };
@@ -153,25 +247,31 @@ struct fmax {
     static constexpr std::string_view name = "fmax";
     template <class A, class B>
     constexpr auto operator()(A a, B b) const {
-        using R = std::common_type_t<A, B>;
-        const R x = a, y = b;
+        using R = detail::common_t<A, B>;
+        const R x = static_cast<R>(a), y = static_cast<R>(b);
         return (x > y || y != y) ? x : y;
     }
 };
 
 // ---- comparisons and logic (bool results) ---------------------------------------
-#define BSX_COMPARISON(NAME, SYMBOL)                                       \
-    struct NAME {                                                          \
-        static constexpr std::string_view name = "operator" #SYMBOL;       \
-        template <class A, class B>                                        \
-        constexpr bool operator()(A a, B b) const { return a SYMBOL b; }   \
+// A signed and an unsigned integer compare by value (std::cmp_*), not as C++ converts them.
+#define BSX_COMPARISON(NAME, SYMBOL, CMP)                                          \
+    struct NAME {                                                                  \
+        static constexpr std::string_view name = "operator" #SYMBOL;               \
+        template <class A, class B>                                                \
+        constexpr bool operator()(A a, B b) const {                                \
+            if constexpr (detail::mixed_sign<A, B>)                                \
+                return std::CMP(detail::widened(a), detail::widened(b));           \
+            else                                                                   \
+                return a SYMBOL b;                                                 \
+        }                                                                          \
     };
-BSX_COMPARISON(equal_to, ==)
-BSX_COMPARISON(not_equal_to, !=)
-BSX_COMPARISON(less, <)
-BSX_COMPARISON(less_equal, <=)
-BSX_COMPARISON(greater, >)
-BSX_COMPARISON(greater_equal, >=)
+BSX_COMPARISON(equal_to, ==, cmp_equal)
+BSX_COMPARISON(not_equal_to, !=, cmp_not_equal)
+BSX_COMPARISON(less, <, cmp_less)
+BSX_COMPARISON(less_equal, <=, cmp_less_equal)
+BSX_COMPARISON(greater, >, cmp_greater)
+BSX_COMPARISON(greater_equal, >=, cmp_greater_equal)
 #undef BSX_COMPARISON
 
 struct logical_and {
@@ -213,10 +313,12 @@ struct logical_not_operator : logical_not {
         constexpr auto operator()(A a, B b) const {                                        \
             static_assert(detail::integral_pair<A, B>,                                     \
                           "bsx: operator" #SYMBOL " needs integral or bool operands");     \
-            if constexpr (detail::both_bool<A, B>)                                         \
+            if constexpr (detail::both_bool<A, B>) {                                       \
                 return static_cast<bool>(a SYMBOL b);                                      \
-            else                                                                           \
-                return a SYMBOL b;                                                         \
+            } else {                                                                       \
+                using R = detail::arithmetic_t<A, B>;                                      \
+                return static_cast<R>(static_cast<R>(a) SYMBOL static_cast<R>(b));         \
+            }                                                                              \
         }                                                                                  \
     };
 BSX_BITWISE(bit_and, &)
@@ -230,10 +332,16 @@ struct unary_plus {
     template <class A>
     constexpr auto operator()(A a) const { return +a; }
 };
+/// Integers wrap: -INT_MIN is INT_MIN, as in NumPy.
 struct negate {
     static constexpr std::string_view name = "operator-";
     template <class A>
-    constexpr auto operator()(A a) const { return -a; }
+    constexpr auto operator()(A a) const {
+        if constexpr (std::is_integral_v<A>)
+            return detail::wrapping<decltype(-a)>(std::minus<>{}, 0, a);
+        else
+            return -a;  // not 0 - a: -(+0.0) is -0.0
+    }
 };
 struct bit_not {
     static constexpr std::string_view name = "operator~";
@@ -253,7 +361,7 @@ struct abs {
         if constexpr (std::is_unsigned_v<A>)
             return a;
         else if constexpr (std::is_integral_v<A>)
-            return a < 0 ? static_cast<A>(-a) : a;
+            return a < 0 ? static_cast<A>(negate{}(a)) : a;  // abs(INT_MIN) wraps to INT_MIN, as NumPy
         else
             return std::abs(a);
     }
@@ -272,7 +380,7 @@ struct sign {
 struct square {
     static constexpr std::string_view name = "square";
     template <class A>
-    constexpr auto operator()(A a) const { return a * a; }
+    constexpr auto operator()(A a) const { return multiplies{}(a, a); }
 };
 
 /// Unary functions that are exactly their <cmath> namesake.
@@ -314,7 +422,7 @@ struct select {
     static constexpr std::string_view name = "where";
     template <class C, class A, class B>
     constexpr auto operator()(C c, A a, B b) const {
-        using R = std::common_type_t<A, B>;
+        using R = detail::common_t<A, B>;
         return static_cast<bool>(c) ? static_cast<R>(a) : static_cast<R>(b);
     }
 };
@@ -326,13 +434,20 @@ struct cast_to {
     constexpr U operator()(A a) const { return static_cast<U>(a); }
 };
 
-/// A user callable applied element-wise (bsx::map, bsx::bsxfun).
+/// A user callable applied element-wise (bsx::map, bsx::bsxfun). The only operation that
+/// may throw; its exceptions reach the caller of the assignment.
 template <class F>
 struct user_function {
     F f;
     std::string_view name;
     template <class... A>
-    constexpr decltype(auto) operator()(A... a) const { return std::invoke(f, a...); }
+    constexpr decltype(auto) operator()(A... a) const noexcept(std::is_nothrow_invocable_v<const F&, A...>) {
+        return std::invoke(f, a...);
+    }
 };
+template <class Op>
+inline constexpr bool is_user_function = false;
+template <class F>
+inline constexpr bool is_user_function<user_function<F>> = true;
 
 }  // namespace bsx::ops

@@ -40,7 +40,7 @@ struct reduction_function {
                 throw std::invalid_argument("bsx: " + std::string(Op::name) + ": an expression of shape " +
                                             format_shape(x.shape()) + " has no elements to reduce");
         reduced_t<Op, X> result{};
-        reduce_expression<Op>(x, rank_v<X>, &result);
+        reduce_expression<Op>(x, rank_v<X>, &result, false);
         return result;
     }
     /// A lazy reduction along axis a (rank N-1).
@@ -65,11 +65,10 @@ private:
                                     " is out of range for an operand of shape " + format_shape(shape) +
                                     " (axes -" + std::to_string(N) + " to " + std::to_string(N - 1) + ")");
         const auto k = std::size_t(a.value < 0 ? a.value + N : a.value);
+        // An empty axis has nothing to reduce, even when no output needs a value (NumPy
+        // raises for (0,0) along either axis too).
         if constexpr (Op::needs_elements) {
-            index_t outputs = 1;
-            for (std::size_t d = 0; d < std::size_t(N); ++d)
-                if (d != k) outputs *= shape[d];
-            if (shape[k] == 0 && outputs > 0)
+            if (shape[k] == 0)
                 throw std::invalid_argument("bsx: " + std::string(Op::name) + ": axis " + std::to_string(a.value) +
                                             " of an operand of shape " + format_shape(shape) +
                                             " is empty, and " + std::string(Op::name) + " has no identity");

@@ -106,6 +106,51 @@ shape_t<std::max(A, B)> broadcast_pair(std::string_view operation, const shape_t
         out[axis] = broadcast_extent(ea, eb);
         if (out[axis] < 0) throw_not_broadcastable<Rules>(operation, sa, sb, axis, ea, eb);
     }
+    checked_size(operation, out);  // (2^40,1) with (1,2^40): each operand fits, the result does not
+    return out;
+}
+
+/// Broadcasts the shapes of three or more operands (where, map, broadcast_shapes). A
+/// mismatch names the two operands whose extents clash, each by its position and its own
+/// shape; folding pairwise would name an intermediate shape that no operand has.
+template <class Rules, std::size_t... N>
+shape_t<std::max({N...})> broadcast_many(std::string_view operation, const shape_t<N>&... shapes) {
+    constexpr std::size_t R = std::max({N...});
+    static_assert((Rules::aligns(N, R) && ...), BSX_XLA_RANKS_MESSAGE);
+    shape_t<R> out;
+    out.fill(1);
+    std::array<std::size_t, R> owner{};  // the operand that set out[axis]
+    std::size_t bad_axis = R, first = 0, second = 0, position = 0;
+    const auto visit = [&](const auto& s) {
+        for (std::size_t axis = 0; axis < R; ++axis) {
+            const index_t e = aligned_extent<Rules, R>(s, axis);
+            if (e == 1 || e == out[axis]) continue;
+            if (out[axis] == 1) {
+                out[axis] = e;
+                owner[axis] = position;
+            } else if (axis < bad_axis) {  // the first offending axis from the left is named
+                bad_axis = axis;
+                first = owner[axis];
+                second = position;
+            }
+        }
+        ++position;
+    };
+    (visit(shapes), ...);
+    if (bad_axis < R) {
+        const std::array<std::string, sizeof...(N)> text{format_shape(shapes)...};
+        const std::array<index_t, sizeof...(N)> extent{aligned_extent<Rules, R>(shapes, bad_axis)...};
+        std::string list;
+        for (std::size_t i = 0; i < text.size(); ++i)
+            list += (i == 0 ? "" : i + 1 == text.size() ? " and " : ", ") + text[i];
+        const auto name = [&](std::size_t i) {
+            return std::to_string(extent[i]) + " (operand " + std::to_string(i + 1) + ", shape " + text[i] + ")";
+        };
+        throw broadcast_error("bsx: " + std::string(operation) + ": shapes " + list + " cannot be broadcast under " +
+                              std::string(Rules::name) + " rules: axis " + std::to_string(bad_axis) +
+                              " has extents " + name(first) + " and " + name(second));
+    }
+    checked_size(operation, out);
     return out;
 }
 
@@ -132,7 +177,21 @@ void check_broadcast_to(std::string_view operation, const shape_t<S>& src, const
 /// The shape of `a op b` for operands of shapes `sa` and `sb`; throws bsx::broadcast_error.
 template <rule_set Rules = numpy_rules, std::size_t A, std::size_t B>
 shape_t<std::max(A, B)> broadcast_shapes(const shape_t<A>& sa, const shape_t<B>& sb) {
+    detail::checked_size("broadcast_shapes", sa);
+    detail::checked_size("broadcast_shapes", sb);
     return detail::broadcast_pair<Rules>("broadcast_shapes", sa, sb);
+}
+
+/// The shape of an operation on three or more operands; a mismatch names the two operands
+/// that clash, each with its own shape.
+template <rule_set Rules = numpy_rules, std::size_t A, std::size_t B, std::size_t C, std::size_t... More>
+auto broadcast_shapes(const shape_t<A>& sa, const shape_t<B>& sb, const shape_t<C>& sc,
+                      const shape_t<More>&... more) {
+    detail::checked_size("broadcast_shapes", sa);
+    detail::checked_size("broadcast_shapes", sb);
+    detail::checked_size("broadcast_shapes", sc);
+    (detail::checked_size("broadcast_shapes", more), ...);
+    return detail::broadcast_many<Rules>("broadcast_shapes", sa, sb, sc, more...);
 }
 
 /// Walks through the rules for `sa` and `sb` line by line: rank alignment, then each

@@ -4,7 +4,10 @@
 
 #include <array>
 #include <cstddef>
+#include <limits>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "../config.hpp"
 
@@ -14,7 +17,8 @@ namespace bsx {
 template <std::size_t N>
 using shape_t = std::array<index_t, N>;
 
-/// Number of elements of a shape (1 for rank 0).
+/// Number of elements of a shape (1 for rank 0). Unchecked: every shape that enters bsx
+/// passes checked_size first, so this product cannot overflow.
 template <std::size_t N>
 constexpr index_t shape_size(const shape_t<N>& s) noexcept {
     index_t n = 1;
@@ -34,6 +38,16 @@ constexpr shape_t<N> contiguous_strides(const shape_t<N>& s) noexcept {
     return st;
 }
 
+/// True when `strides` lay out `shape` contiguously in row-major order (the strides of
+/// extent-1 axes never matter).
+template <std::size_t N>
+constexpr bool is_contiguous(const shape_t<N>& shape, const shape_t<N>& strides) noexcept {
+    const auto own = contiguous_strides(shape);
+    for (std::size_t k = 0; k < N; ++k)
+        if (shape[k] != 1 && strides[k] != own[k]) return false;
+    return true;
+}
+
 /// A shape as NumPy prints it: `()`, `(3,)`, `(2,3)`.
 template <class Extents>
 std::string format_shape(const Extents& s) {
@@ -46,4 +60,39 @@ std::string format_shape(const Extents& s) {
     return out + ')';
 }
 
+namespace detail {
+
+/// Checks a shape as it enters bsx (`operation` names the caller): a negative extent
+/// throws std::invalid_argument; a product of the non-zero extents times `element_bytes`
+/// above PTRDIFF_MAX (the limit behind std::vector::max_size) throws std::length_error,
+/// so no element count, stride or byte count computed from the shape can overflow.
+/// Returns the element count.
+template <class Extents>
+index_t checked_size(std::string_view operation, const Extents& s, std::size_t element_bytes = 1) {
+    for (std::size_t k = 0; k < s.size(); ++k)
+        if (s[k] < 0)
+            throw std::invalid_argument("bsx: " + std::string(operation) + ": shape " + format_shape(s) +
+                                        " has the negative extent " + std::to_string(s[k]) + " on axis " +
+                                        std::to_string(k));
+    // Zero extents are skipped: the strides of the other axes are still products of them.
+    constexpr index_t limit = std::numeric_limits<index_t>::max();
+    index_t bytes = static_cast<index_t>(element_bytes), count = 1;
+    bool overflow = false;
+    for (index_t e : s) {
+        if (e == 0 || overflow) continue;
+        overflow = e > limit / bytes;
+        if (!overflow) bytes *= e, count *= e;
+    }
+    if (overflow)
+        throw std::length_error("bsx: " + std::string(operation) + ": shape " + format_shape(s) + " is too large: " +
+                                (element_bytes == 1 ? std::string("its element count")
+                                                    : "its size in bytes (" + std::to_string(element_bytes) +
+                                                          "-byte elements)") +
+                                " exceeds PTRDIFF_MAX (" + std::to_string(limit) + ")");
+    for (index_t e : s)
+        if (e == 0) return 0;
+    return count;
+}
+
+}  // namespace detail
 }  // namespace bsx

@@ -51,6 +51,7 @@ template <class X, std::size_t M>
 auto broadcast_in_dim_for(X&& x, const shape_t<M>& shape, std::span<const index_t> dims) {
     const auto s = operand_shape(x);
     const auto at = placement_from_dims<M>("broadcast_in_dim", s, dims);
+    checked_size("broadcast_in_dim", shape);
     check_broadcast_to<xla_rules>("broadcast_in_dim", placed_shape<M>(s, at), shape);
     if constexpr (viewable_memory<X>) {
         const auto v = view_of(std::forward<X>(x));

@@ -4,6 +4,8 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdlib>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -22,21 +24,20 @@ auto reshape(X&& x, shape_t<M> shape) {
         throw std::invalid_argument("bsx: reshape: cannot reshape shape " + format_shape(v.shape()) + " to " +
                                     format_shape(shape) + ": " + why);
     };
-    const auto own = contiguous_strides(v.shape());
-    for (std::size_t k = 0; k < rank_v<X>; ++k)
-        if (v.shape()[k] != 1 && v.strides()[k] != own[k]) fail("the operand is not contiguous");
-    index_t known = 1;
+    if (!is_contiguous(v.shape(), v.strides())) fail("the operand is not contiguous");
     std::size_t inferred = M;
     for (std::size_t k = 0; k < M; ++k) {
         if (shape[k] == -1 && inferred == M) inferred = k;
         else if (shape[k] < 0) fail("extents must be non-negative, with at most one -1");
-        else known *= shape[k];
     }
     if (inferred != M) {
+        shape_t<M> known_extents = shape;
+        known_extents[inferred] = 1;
+        const index_t known = detail::checked_size("reshape", known_extents);
         if (known == 0 || v.size() % known != 0) fail("the element count does not divide");
         shape[inferred] = v.size() / known;
     }
-    if (shape_size(shape) != v.size())
+    if (detail::checked_size("reshape", shape) != v.size())
         fail(std::to_string(v.size()) + " elements cannot take " + std::to_string(shape_size(shape)));
     return strided_view<std::remove_pointer_t<decltype(v.data())>, M>(v.data(), shape, contiguous_strides(shape));
 }
@@ -46,6 +47,7 @@ template <strided_expression X, std::size_t M>
 auto broadcast_to(X&& x, const shape_t<M>& shape) {
     constexpr std::size_t N = rank_v<X>;
     const auto v = detail::view_of(std::forward<X>(x));
+    detail::checked_size("broadcast_to", shape);
     detail::check_broadcast_to<numpy_rules>("broadcast_to", v.shape(), shape);
     shape_t<M> strides{};
     for (std::size_t k = 0; k < N; ++k)
@@ -62,11 +64,25 @@ auto broadcast_to(X&& x, const index_t (&shape)[M]) {
 /// A contiguous row-major view over memory the caller owns.
 template <class T, std::size_t N>
 strided_view<T, N> adapt(T* data, const shape_t<N>& shape) {
+    detail::checked_size("adapt", shape, sizeof(T));
     return {data, shape, contiguous_strides(shape)};
 }
-/// A strided view over memory the caller owns (strides in elements; 0 broadcasts).
+/// A strided view over memory the caller owns (strides in elements; 0 broadcasts). The
+/// memory it spans, (extent - 1) * |stride| summed over the axes, must have a byte size
+/// within PTRDIFF_MAX, as an array's.
 template <class T, std::size_t N>
 strided_view<T, N> adapt(T* data, const shape_t<N>& shape, const shape_t<N>& strides) {
+    if (detail::checked_size("adapt", shape) != 0) {
+        constexpr index_t limit = std::numeric_limits<index_t>::max() / index_t(sizeof(T));
+        index_t span = 1;  // elements from the lowest to the highest address, inclusive
+        for (std::size_t k = 0; k < N; ++k) {
+            const index_t step = strides[k] == std::numeric_limits<index_t>::min() ? limit : std::abs(strides[k]);
+            if (shape[k] > 1 && step > (limit - span) / (shape[k] - 1))
+                throw std::length_error("bsx: adapt: shape " + format_shape(shape) + " with strides " +
+                                        format_shape(strides) + " spans more than PTRDIFF_MAX bytes");
+            span += (shape[k] - 1) * step;
+        }
+    }
     return {data, shape, strides};
 }
 
