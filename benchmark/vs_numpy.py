@@ -49,13 +49,15 @@ def _binary(op, type_, lay, out_dtype=None):
     if lay == "v2d":  # a 400x250 window of a 400x252 array
         setup = (f"a0 = rand((400, 252), {dtype}); b0 = rand((400, 252), {dtype})\n"
                  f"a = a0[:, 1:251]; b = b0[:, 1:251]\n")
-        shape = "(400, 250)"
+        setup += f"r = np.empty((400, 250), {out_dtype or dtype})\n"
+    elif lay == "so2":  # contiguous inputs, the destination written with stride 2
+        setup = _N + (f"a = rand(n, {dtype}); b = rand(n, {dtype})\n"
+                      f"r0 = np.empty(2 * n, {out_dtype or dtype}); r = r0[::2]\n")
     else:
         s = _STRIDES[lay]
         setup = _N + (f"a0 = rand(n * {s}, {dtype}); b0 = rand(n * {s}, {dtype})\n"
-                      f"a = a0[::{s}]; b = b0[::{s}]\n")
-        shape = "n"
-    setup += f"r = np.empty({shape}, {out_dtype or dtype})\n"
+                      f"a = a0[::{s}]; b = b0[::{s}]\n"
+                      f"r = np.empty(n, {out_dtype or dtype})\n")
     ufunc, symbol = _UFUNC.get(op, ("np.less", "<"))
     return (f"BM_ew_{op}_{type_}_{lay}_bsx", f"{ufunc}(a, b, out=r)", f"a {symbol} b", setup)
 
@@ -69,7 +71,7 @@ ELEMENTWISE_CASES = [
     ("BM_ew_outer_diff_bsx", "np.subtract(x[:, None], y[None, :], out=r)", "xc - yr",
      "x = rand(4000, np.float64); y = rand(4000, np.float64)\n"
      "xc = x[:, None]; yr = y[None, :]; r = np.empty((4000, 4000))\n"),
-    *[_binary("add", t, lay) for t in _TYPES for lay in ("c", "s2", "s4", "v2d")],
+    *[_binary("add", t, lay) for t in _TYPES for lay in ("c", "s2", "s4", "v2d", "so2")],
     *[_binary("mul", t, "c") for t in _TYPES],
     *[_binary("div", t, "c") for t in ("f64", "f32")],
     _bool_case("not_bool_c", "np.invert(p, out=r)", "~p"),

@@ -52,10 +52,19 @@ void* operator new[](std::size_t n) {
     if (fail_next_array_new.exchange(false)) throw std::bad_alloc();
     return operator new(n);
 }
+// bsx::array's buffers come from the aligned form (cache-line or huge-page aligned).
+void* operator new(std::size_t n, std::align_val_t align) {
+    if (fail_next_array_new.exchange(false)) throw std::bad_alloc();
+    const auto a = static_cast<std::size_t>(align);
+    if (void* p = std::aligned_alloc(a, (n + a - 1) / a * a + (n == 0 ? a : 0))) return p;
+    throw std::bad_alloc();
+}
 void operator delete(void* p) noexcept { release(p); }
 void operator delete[](void* p) noexcept { release(p); }
 void operator delete(void* p, std::size_t) noexcept { release(p); }
 void operator delete[](void* p, std::size_t) noexcept { release(p); }
+void operator delete(void* p, std::align_val_t) noexcept { release(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { release(p); }
 
 namespace {
 

@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "detail/storage.hpp"
 #include "detail/strided_access.hpp"
 #include "eval/assign.hpp"
 #include "expr/expression.hpp"
@@ -138,7 +139,7 @@ public:
 
 private:
     shape_t<N> shape_{};
-    std::unique_ptr<T[]> data_;
+    detail::storage_ptr<T> data_;
 
     struct no_init {};
     array(const shape_t<N>& shape, no_init) { allocate(shape, false); }
@@ -150,7 +151,7 @@ private:
     // Checks the shape before allocating, and changes nothing if the allocation throws.
     void allocate(const shape_t<N>& shape, bool value_init) {
         const auto n = static_cast<std::size_t>(detail::checked_size("array", shape, sizeof(T)));
-        data_.reset(n == 0 ? nullptr : value_init ? new T[n]() : new T[n]);
+        data_ = n == 0 ? detail::storage_ptr<T>() : detail::allocate_storage<T>(n, value_init);
         shape_ = shape;
     }
 

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include "../detail/operand.hpp"
@@ -16,6 +17,15 @@
 #include "loop.hpp"
 
 namespace bsx::detail {
+
+/// Calls f(std::integral_constant<std::size_t, Mask>) with the leaf mask for
+/// `constant_leaf` (0: no leaf, k: leaf k - 1), so that each case is compiled once.
+template <std::size_t Leaves, class F>
+void with_constant_leaf(std::size_t constant_leaf, F&& f) {
+    [&]<std::size_t... K>(std::index_sequence<K...>) {
+        (void)((constant_leaf == K && (f(std::integral_constant<std::size_t, K == 0 ? 0 : std::size_t{1} << (K - 1)>{}), true)) || ...);
+    }(std::make_index_sequence<Leaves + 1>{});
+}
 
 /// `r = sum(x, axis(k))` into a contiguous r of the reduction's own shape and type: the
 /// reduction writes its outputs straight into r (no buffer of r's size, no copy pass).
@@ -60,20 +70,38 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
         std::array<steps_t*, 1 + decltype(ev)::leaf_count> all{&dst};
         ev.collect_steps(all.data() + 1);
         const auto loop = coalesce<D>(shape, all);
-        // Rows that every operand and the destination walk with unit stride run as one
-        // chunk; otherwise chunks are sized for the tiles: long when the only tiles are
-        // period tiles, BSX_CHUNK when a constant or gathered tile is filled per chunk.
-        bool direct = true, periodic = true;
-        for (const steps_t* o : all) {
-            const bool unit = o->stride[loop.nd - 1] == 1 && o->period == 0;
-            direct &= unit;
-            periodic &= unit || o->period != 0;  // the destination never has a period
+        const index_t granule = whole_rows ? row : 1;
+        // Rows that the destination writes with unit stride and every operand reads with
+        // stride 1, or 0 for at most one operand, run whole (run_rows); any other row runs
+        // in chunks through tiles: long chunks when the only tiles are period tiles,
+        // BSX_CHUNK when a constant or gathered tile is filled per chunk.
+        const std::size_t inner = loop.nd - 1;
+        bool direct = dst.stride[inner] == 1, periodic = direct;
+        std::size_t constant_leaf = 0;  // 1 + the leaf constant along rows; 0: none
+        for (std::size_t i = 1; i < all.size(); ++i) {
+            const steps_t& o = *all[i];
+            const bool unit = o.stride[inner] == 1 && o.period == 0;
+            periodic &= unit || o.period != 0;
+            if (unit) continue;
+            if (o.stride[inner] == 0 && o.period == 0 && constant_leaf == 0) constant_leaf = i;
+            else direct = false;
         }
-        // A math node's tiles bound the chunk even when every operand is unit-stride.
-        const index_t row_chunk = bounded_chunks<decltype(ev)> ? std::min(loop.extent[loop.nd - 1], periodic_chunk)
-                                                               : loop.extent[loop.nd - 1];
-        const index_t chunk = direct ? row_chunk : periodic ? periodic_chunk : BSX_CHUNK;
-        run_loop(ev, data, dst.stride, loop, chunk, threads, whole_rows ? row : 1);
+        // A math node's tiles bound the chunk, so its rows are never written whole.
+        if (direct && !bounded_chunks<decltype(ev)>) {
+            const bool streaming = std::size_t(total) * sizeof(T) >= BSX_STREAMING_THRESHOLD &&
+                                   !ev.reads_memory_of_destination();
+            with_constant_leaf<decltype(ev)::leaf_count>(constant_leaf, [&](auto mask) {
+                run_loop(total, threads, granule, [&](index_t begin, index_t end, const first_exception* errors) {
+                    run_rows<decltype(mask)::value>(ev, data, dst.stride, loop, streaming, begin, end, errors);
+                });
+            });
+            return;
+        }
+        const index_t chunk = direct ? std::min(loop.extent[loop.nd - 1], periodic_chunk)
+                              : periodic ? periodic_chunk : BSX_CHUNK;
+        run_loop(total, threads, granule, [&](index_t begin, index_t end, const first_exception* errors) {
+            run_range(ev, data, dst.stride, loop, chunk, begin, end, errors);
+        });
     }
 }
 

@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <boost/hana/at.hpp>
 #include <boost/hana/for_each.hpp>
 #include <boost/hana/length.hpp>
 #include <boost/hana/transform.hpp>
@@ -52,9 +53,33 @@ using axis_map = std::array<std::size_t, R>;
 
 // ---- leaves ------------------------------------------------------------------------
 
+/// A value that is the same at every element: a scalar operand, and, as a reader, an
+/// operand that is constant along the row being written.
+template <class T>
+struct scalar_evaluator {
+    T value;
+    T load(index_t) const noexcept { return value; }
+    scalar_evaluator chunk_reader() const noexcept { return *this; }
+    template <std::size_t Mask>
+    scalar_evaluator row_reader(const index_t*, std::size_t, index_t) const noexcept {
+        return *this;
+    }
+    static constexpr std::size_t tile_bytes = 0;
+    std::byte* attach_tiles(std::byte* scratch) noexcept { return scratch; }
+    void begin_row(const index_t*, std::size_t, index_t) noexcept {}
+    void prepare(index_t, index_t) noexcept {}
+    bool reads_memory_of_destination() const noexcept { return false; }
+    static constexpr std::size_t leaf_count = 0;
+    template <class P>
+    P* collect_steps(P* out) noexcept {
+        return out;
+    }
+};
+
 /// A memory operand. Per row it finds its row start; per chunk it exposes unit-stride
 /// data in `q`: the memory itself (inner stride 1), a tile filled with the row's single
-/// value (inner stride 0, once per row), or a tile gathered from strided memory.
+/// value (inner stride 0, once per row), or a tile gathered from strided memory. Where
+/// every operand has inner stride 0 or 1, row_reader skips the tiles altogether.
 #if defined(__clang__)
 // As in loop.hpp: a loop the compiler cannot vectorize for some element type is not a
 // warning about the user's code.
@@ -72,6 +97,7 @@ struct leaf_evaluator {
     index_t phase = 0;       // repeating operands: where the next chunk starts in the period
     index_t phase_step = 0;  // chunk length % period: how far a full chunk moves the phase
     T* tile = nullptr;  // tile_bytes of the running thread's scratch
+    bool reads_destination = false;  // reads the destination's memory itself, not a copy
 
     // Tiles live in the loop's stack frame, not here, so evaluators stay small and
     // cheap to build and to copy per thread.
@@ -86,15 +112,35 @@ struct leaf_evaluator {
 
     struct reader {
         const T* q;
-        T load(index_t j) const noexcept { return q[j]; }
+        T load(index_t j) const noexcept {
+            if constexpr (std::is_same_v<T, bool>)  // read as a byte: bool loads do not vectorize (GCC)
+                return reinterpret_cast<const unsigned char*>(q)[j] != 0;
+            else
+                return q[j];
+        }
     };
     reader chunk_reader() const noexcept { return {q}; }
+
+    const T* row_start(const index_t* idx, std::size_t outer) const noexcept {
+        const T* r = base;
+        for (std::size_t d = 0; d < outer; ++d) r += idx[d] * steps.stride[d];
+        return r;
+    }
+    /// The reader of a row from element j on, for rows every operand reads with inner
+    /// stride 1, or 0 when the operand's bit in Mask is set: then the value is read
+    /// once, now, and held in a register (a broadcast operand, `dist.col(k)`).
+    template <std::size_t Mask>
+    auto row_reader(const index_t* idx, std::size_t outer, index_t j) const noexcept {
+        if constexpr ((Mask & 1) != 0)
+            return scalar_evaluator<T>{*row_start(idx, outer)};
+        else
+            return reader{row_start(idx, outer) + j};
+    }
 
     // Row set-up and gathers are out of line: shared by every expression with this leaf
     // type, which keeps the code generated per assignment (and so build times) small.
     [[gnu::noinline]] void begin_row(const index_t* idx, std::size_t outer, index_t fill) noexcept {
-        row = base;
-        for (std::size_t d = 0; d < outer; ++d) row += idx[d] * steps.stride[d];
+        row = row_start(idx, outer);
         inner = steps.stride[outer];
         if (steps.period != 0) {
             // The row is this operand's `period` values over and over: lay them out once
@@ -126,9 +172,10 @@ BSX_SIMD_LOOP
         }
     }
     [[gnu::noinline]] void gather(index_t j0, index_t len) noexcept {
-        for (index_t t = 0; t < len; ++t) tile[t] = row[(j0 + t) * inner];
+        gather_strided(row + j0 * inner, inner, tile, len);
         q = tile;
     }
+    bool reads_memory_of_destination() const noexcept { return reads_destination; }
     static constexpr std::size_t leaf_count = 1;
     operand_steps<D>** collect_steps(operand_steps<D>** out) noexcept {
         *out = &steps;
@@ -139,22 +186,6 @@ BSX_SIMD_LOOP
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif
-
-template <class T>
-struct scalar_evaluator {
-    T value;
-    T load(index_t) const noexcept { return value; }
-    scalar_evaluator chunk_reader() const noexcept { return *this; }
-    static constexpr std::size_t tile_bytes = 0;
-    std::byte* attach_tiles(std::byte* scratch) noexcept { return scratch; }
-    void begin_row(const index_t*, std::size_t, index_t) noexcept {}
-    void prepare(index_t, index_t) noexcept {}
-    static constexpr std::size_t leaf_count = 0;
-    template <class P>
-    P* collect_steps(P* out) noexcept {
-        return out;
-    }
-};
 
 template <class Op, class Tuple>
 struct never_throws;
@@ -185,6 +216,13 @@ struct children_sizes<boost::hana::tuple<C...>> {
     static constexpr std::size_t tile_bytes = (std::size_t{0} + ... + C::tile_bytes);
     static constexpr std::size_t leaf_count = (std::size_t{0} + ... + C::leaf_count);
     static constexpr bool has_math = (false || ... || bounded_chunks<C>);
+    /// How many memory leaves come before child i (leaves are numbered left to right).
+    static constexpr std::array<std::size_t, sizeof...(C)> leaf_offset = [] {
+        std::array<std::size_t, sizeof...(C)> offset{};
+        std::size_t next = 0, i = 0;
+        ((offset[i++] = next, next += C::leaf_count), ...);
+        return offset;
+    }();
 };
 
 template <class Op, class Children>
@@ -195,6 +233,22 @@ struct node_evaluator {
     auto chunk_reader() const noexcept {
         auto readers = boost::hana::transform(children, [](const auto& c) { return c.chunk_reader(); });
         return node_reader<Op, decltype(readers)>{&op, readers};
+    }
+    template <std::size_t Mask>
+    auto row_reader(const index_t* idx, std::size_t outer, index_t j) const noexcept {
+        return row_readers<Mask>(idx, outer, j, std::make_index_sequence<children_sizes<Children>::leaf_offset.size()>{});
+    }
+    template <std::size_t Mask, std::size_t... I>
+    auto row_readers(const index_t* idx, std::size_t outer, index_t j, std::index_sequence<I...>) const noexcept {
+        constexpr auto& offset = children_sizes<Children>::leaf_offset;
+        auto readers = boost::hana::make_tuple(
+            boost::hana::at_c<I>(children).template row_reader<(Mask >> offset[I])>(idx, outer, j)...);
+        return node_reader<Op, decltype(readers)>{&op, readers};
+    }
+    bool reads_memory_of_destination() const noexcept {
+        bool any = false;
+        boost::hana::for_each(children, [&](const auto& c) { any |= c.reads_memory_of_destination(); });
+        return any;
     }
     static constexpr std::size_t tile_bytes = children_sizes<Children>::tile_bytes;
     std::byte* attach_tiles(std::byte* scratch) noexcept {
@@ -251,6 +305,8 @@ auto bind_memory(const E& e, const axis_map<rank_v<E>>& axes, const destination<
         ev.base = copy.get();
         ev.steps.stride = destination_strides<D>(shape, packed, axes);
         ev.copy = std::move(copy);
+    } else {
+        ev.reads_destination = overlaps;
     }
     return ev;
 }
@@ -281,6 +337,14 @@ auto bind_reduction(const E& e, const axis_map<rank_v<E>>& axes) {
     return ev;
 }
 
+/// Out of line, so that the check stays cheap for small assignments.
+template <class E>
+[[noreturn, gnu::cold, gnu::noinline]] void throw_resized_operand(const E& e) {
+    throw std::logic_error("bsx: " + std::string(op_name(e.op())) + ": an operand was resized after the "
+                           "expression was built (the operands now give shape " +
+                           format_shape(e.current_shape()) + ", not " + format_shape(e.shape()) + ")");
+}
+
 template <class E, class T, std::size_t D>
 auto make_evaluator(const E& e, const axis_map<rank_v<E>>& axes, const destination<T, D>& dest) {
     if constexpr (strided_expression<E>) {
@@ -298,10 +362,7 @@ auto make_evaluator(const E& e, const axis_map<rank_v<E>>& axes, const destinati
         return make_evaluator(e.operand(), operand_axes, dest);
     } else {
         // An inner node: each child's axes map through the node's own alignment rule.
-        if (e.current_shape() != e.shape())
-            throw std::logic_error("bsx: " + std::string(op_name(e.op())) + ": an operand was resized after the "
-                                   "expression was built (the operands now give shape " +
-                                   format_shape(e.current_shape()) + ", not " + format_shape(e.shape()) + ")");
+        if (e.current_shape() != e.shape()) throw_resized_operand(e);
         using rules = rules_of_t<E>;
         constexpr std::size_t R = rank_v<E>;
         auto children = boost::hana::transform(e.children(), [&](const auto& held) {

@@ -8,9 +8,11 @@
 #include <array>
 #include <cstddef>
 #include <span>
+#include <type_traits>
 
 #include "../config.hpp"
 #include "../detail/first_exception.hpp"
+#include "../detail/streaming_store.hpp"
 #include "../shape/shape.hpp"
 
 #ifdef _OPENMP
@@ -115,12 +117,17 @@ loop_shape<D> coalesce(const shape_t<D>& extent, std::span<operand_steps<D>* con
     return loop;
 }
 
+/// The type loops read and write elements of type T as: bool as its byte, because GCC
+/// vectorizes no loop that loads or stores `bool` objects themselves.
+template <class T>
+using bytes_of_t = std::conditional_t<std::is_same_v<T, bool>, unsigned char, T>;
+
 /// The inner kernel: every operand is unit-stride here, so this vectorizes. The reader
 /// is a local copy, so the compiler knows stores to `out` cannot move its pointers
-/// (which matters for char-sized destinations, which may alias anything). Out of line so
-/// that the direct and the tiled destination share one vectorized copy. A reader that may
-/// throw (a user function) runs without the simd pragma: OpenMP forbids an exception
-/// leaving a simd loop.
+/// (which matters for char-sized destinations, which may alias anything). Inline into
+/// the row loop of whole-row writes; out of line (run_chunk) for tiled ones. A reader
+/// that may throw (a user function) runs without the simd pragma: OpenMP forbids an
+/// exception leaving a simd loop.
 #if defined(__clang__)
 // A libm call the operation makes (sqrt without -fno-math-errno) can keep clang from
 // vectorizing; that is the user's flag choice, not a warning about their code.
@@ -128,17 +135,65 @@ loop_shape<D> coalesce(const shape_t<D>& extent, std::span<operand_steps<D>* con
 #pragma clang diagnostic ignored "-Wpass-failed"
 #endif
 template <class T, class Reader>
-[[gnu::noinline]] void run_chunk(const Reader reader, T* out, index_t len) noexcept(noexcept(reader.load(0))) {
+void write_chunk(const Reader reader, T* out, index_t len) noexcept(noexcept(reader.load(0))) {
+    using B = bytes_of_t<T>;
+    B* to = reinterpret_cast<B*>(out);
     if constexpr (noexcept(reader.load(0))) {
         BSX_SIMD_LOOP
-        for (index_t j = 0; j < len; ++j) out[j] = static_cast<T>(reader.load(j));
+        for (index_t j = 0; j < len; ++j) to[j] = static_cast<B>(static_cast<T>(reader.load(j)));
     } else {
-        for (index_t j = 0; j < len; ++j) out[j] = static_cast<T>(reader.load(j));
+        for (index_t j = 0; j < len; ++j) to[j] = static_cast<B>(static_cast<T>(reader.load(j)));
     }
 }
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif
+
+/// to[t] = from[t * stride] for t < len. Strides 2 and 4 are constants in their own
+/// loops, which then vectorize (vector loads and shuffles); other strides run plainly.
+template <class T>
+void gather_strided(const T* from, index_t stride, T* to, index_t len) noexcept {
+    using B = bytes_of_t<T>;
+    const B* src = reinterpret_cast<const B*>(from);
+    B* dst = reinterpret_cast<B*>(to);
+    const auto copy = [&](auto step) {
+        BSX_SIMD_LOOP
+        for (index_t t = 0; t < len; ++t) dst[t] = src[t * step];
+    };
+    if (stride == 2) copy(std::integral_constant<index_t, 2>{});
+    else if (stride == 4) copy(std::integral_constant<index_t, 4>{});
+    else for (index_t t = 0; t < len; ++t) dst[t] = src[t * stride];
+}
+
+/// to[t * stride] = from[t] for t < len, with the same constant strides.
+template <class T>
+void scatter_strided(const T* from, T* to, index_t stride, index_t len) noexcept {
+    using B = bytes_of_t<T>;
+    const B* src = reinterpret_cast<const B*>(from);
+    B* dst = reinterpret_cast<B*>(to);
+    const auto copy = [&](auto step) {
+        BSX_SIMD_LOOP
+        for (index_t t = 0; t < len; ++t) dst[t * step] = src[t];
+    };
+    if (stride == 2) copy(std::integral_constant<index_t, 2>{});
+    else if (stride == 4) copy(std::integral_constant<index_t, 4>{});
+    else for (index_t t = 0; t < len; ++t) dst[t * stride] = src[t];
+}
+
+/// A reader shifted by `offset` elements: chunk `offset` of a row's reader.
+template <class Reader>
+struct offset_reader {
+    Reader reader;
+    index_t offset;
+    auto load(index_t j) const noexcept(noexcept(reader.load(0))) { return reader.load(offset + j); }
+};
+
+/// Out of line so that the direct and the tiled destination of the tiled path share one
+/// vectorized copy.
+template <class T, class Reader>
+[[gnu::noinline]] void run_chunk(const Reader reader, T* out, index_t len) noexcept(noexcept(reader.load(0))) {
+    write_chunk(reader, out, len);
+}
 
 /// Visits flattened elements [begin, end) of the loop nest row by row: `row(idx, j,
 /// stop)` gets the outer indices of a row and the part [j, stop) of it in the range.
@@ -200,7 +255,7 @@ template <class T, std::size_t D, class Ev>
                     run_chunk(ev.chunk_reader(), drow + c, len);
                 } else {
                     run_chunk(ev.chunk_reader(), tile, len);
-                    for (index_t t = 0; t < len; ++t) drow[(c + t) * dst_inner] = tile[t];
+                    scatter_strided(tile, drow + c * dst_inner, dst_inner, len);
                 }
             }
         });
@@ -218,16 +273,43 @@ inline int loop_threads(index_t total) noexcept {
     return 1;
 }
 
-/// Runs the whole loop nest on `threads` threads. The flattened elements are split
+/// Writes flattened elements [begin, end) of a loop nest in which the destination and
+/// every operand step through rows with stride 1, or 0 for the operands whose bit is set
+/// in Mask: whole rows at once, with no tiles, each row-constant operand read once per
+/// row into a register. With `streaming`, rows are computed into a small tile and
+/// written with streaming stores, which do not read the destination first. Gives up at
+/// the next row once `errors` (another thread's failure; null when serial) says so.
+template <std::size_t Mask, class T, std::size_t D, class Ev>
+[[gnu::noinline]] void run_rows(const Ev& ev, T* dst, const shape_t<D>& dst_strides, const loop_shape<D>& loop,
+                                bool streaming, index_t begin, index_t end, const first_exception* errors) {
+    const std::size_t outer = loop.nd - 1;
+    for_each_row(loop, begin, end, [&](const shape_t<D>& idx, index_t j, index_t stop) {
+        if (errors && errors->stopped()) return;
+        T* drow = dst + j;
+        for (std::size_t d = 0; d < outer; ++d) drow += idx[d] * dst_strides[d];
+        const auto reader = ev.template row_reader<Mask>(idx.data(), outer, j);
+        if (!streaming) {
+            write_chunk(reader, drow, stop - j);
+            return;
+        }
+        alignas(64) T tile[BSX_CHUNK];
+        for (index_t c = 0; c < stop - j; c += BSX_CHUNK) {
+            const index_t len = std::min<index_t>(BSX_CHUNK, stop - j - c);
+            write_chunk(offset_reader<decltype(reader)>{reader, c}, tile, len);
+            stream_copy(drow + c, tile, std::size_t(len) * sizeof(T));
+        }
+    });
+    if (streaming) stream_fence();
+}
+
+/// Runs range(begin, end) over flattened elements [0, total) on `threads` threads: split
 /// statically into contiguous blocks whose bounds are multiples of `granule` (a whole
 /// destination row when rows must stay with one thread, else 1), so the split never
-/// depends on timing. An exception from a user function reaches the caller as itself,
-/// also from a worker thread (the other threads stop at their next chunk).
-template <class T, std::size_t D, class Ev>
-void run_loop(const Ev& ev, T* dst, const shape_t<D>& dst_strides, const loop_shape<D>& loop, index_t chunk,
-              int threads, index_t granule) {
-    index_t total = 1;
-    for (std::size_t d = 0; d < loop.nd; ++d) total *= loop.extent[d];
+/// depends on timing. range(begin, end, errors) runs one block; `errors` is null when
+/// serial. An exception from a user function reaches the caller as itself, also from a
+/// worker thread (the other threads stop at their next check of `errors`).
+template <class Range>
+void run_loop(index_t total, int threads, index_t granule, Range&& range) {
 #ifdef _OPENMP
     if (threads > 1) {
         const index_t units = total / granule;
@@ -236,10 +318,7 @@ void run_loop(const Ev& ev, T* dst, const shape_t<D>& dst_strides, const loop_sh
         {
             const index_t n = omp_get_num_threads();
             const index_t t = omp_get_thread_num();
-            errors.run([&] {
-                run_range(ev, dst, dst_strides, loop, chunk, units * t / n * granule, units * (t + 1) / n * granule,
-                          &errors);
-            });
+            errors.run([&] { range(units * t / n * granule, units * (t + 1) / n * granule, &errors); });
         }
         errors.rethrow();
         return;
@@ -248,7 +327,7 @@ void run_loop(const Ev& ev, T* dst, const shape_t<D>& dst_strides, const loop_sh
     (void)threads;
     (void)granule;
 #endif
-    run_range(ev, dst, dst_strides, loop, chunk, 0, total, nullptr);
+    range(index_t{0}, total, static_cast<const first_exception*>(nullptr));
 }
 
 }  // namespace bsx::detail

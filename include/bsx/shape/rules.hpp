@@ -81,6 +81,18 @@ constexpr index_t broadcast_extent(index_t ea, index_t eb) noexcept {
     "bsx: under xla rules, operands of different rank need explicit broadcast dimensions "      \
     "(bsx::in_dims, or the XLA form such as bsx::add(a, b, {dims}))"
 
+/// The error of broadcast_pair; out of line so that the check itself stays small enough
+/// to inline (every expression node runs it, at construction and at evaluation).
+template <class Rules, std::size_t A, std::size_t B>
+[[noreturn, gnu::cold, gnu::noinline]] void throw_not_broadcastable(std::string_view operation,
+                                                                    const shape_t<A>& sa, const shape_t<B>& sb,
+                                                                    std::size_t axis, index_t ea, index_t eb) {
+    throw broadcast_error("bsx: " + std::string(operation) + ": shapes " + format_shape(sa) + " and " +
+                          format_shape(sb) + " cannot be broadcast under " + std::string(Rules::name) +
+                          " rules: axis " + std::to_string(axis) + " has extents " + std::to_string(ea) + " and " +
+                          std::to_string(eb));
+}
+
 /// Broadcasts two shapes under `Rules`; `operation` names the caller in the error message.
 template <class Rules, std::size_t A, std::size_t B>
 shape_t<std::max(A, B)> broadcast_pair(std::string_view operation, const shape_t<A>& sa,
@@ -92,12 +104,7 @@ shape_t<std::max(A, B)> broadcast_pair(std::string_view operation, const shape_t
         const index_t ea = aligned_extent<Rules, R>(sa, axis);
         const index_t eb = aligned_extent<Rules, R>(sb, axis);
         out[axis] = broadcast_extent(ea, eb);
-        if (out[axis] < 0)
-            throw broadcast_error("bsx: " + std::string(operation) + ": shapes " + format_shape(sa) +
-                                  " and " + format_shape(sb) + " cannot be broadcast under " +
-                                  std::string(Rules::name) + " rules: axis " + std::to_string(axis) +
-                                  " has extents " + std::to_string(ea) + " and " +
-                                  std::to_string(eb));
+        if (out[axis] < 0) throw_not_broadcastable<Rules>(operation, sa, sb, axis, ea, eb);
     }
     checked_size(operation, out);  // (2^40,1) with (1,2^40): each operand fits, the result does not
     return out;

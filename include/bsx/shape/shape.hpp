@@ -62,6 +62,23 @@ std::string format_shape(const Extents& s) {
 
 namespace detail {
 
+/// The error of checked_size: a negative extent first, else the size. Out of line, so
+/// that the check itself stays small enough to inline (every node runs it).
+template <class Extents>
+[[noreturn, gnu::cold, gnu::noinline]] void throw_bad_shape(std::string_view operation, const Extents& s,
+                                                            std::size_t element_bytes) {
+    for (std::size_t k = 0; k < s.size(); ++k)
+        if (s[k] < 0)
+            throw std::invalid_argument("bsx: " + std::string(operation) + ": shape " + format_shape(s) +
+                                        " has the negative extent " + std::to_string(s[k]) + " on axis " +
+                                        std::to_string(k));
+    throw std::length_error("bsx: " + std::string(operation) + ": shape " + format_shape(s) + " is too large: " +
+                            (element_bytes == 1 ? std::string("its element count")
+                                                : "its size in bytes (" + std::to_string(element_bytes) +
+                                                      "-byte elements)") +
+                            " exceeds PTRDIFF_MAX (" + std::to_string(std::numeric_limits<index_t>::max()) + ")");
+}
+
 /// Checks a shape as it enters bsx (`operation` names the caller): a negative extent
 /// throws std::invalid_argument; a product of the non-zero extents times `element_bytes`
 /// above PTRDIFF_MAX (the limit behind std::vector::max_size) throws std::length_error,
@@ -69,29 +86,24 @@ namespace detail {
 /// Returns the element count.
 template <class Extents>
 index_t checked_size(std::string_view operation, const Extents& s, std::size_t element_bytes = 1) {
-    for (std::size_t k = 0; k < s.size(); ++k)
-        if (s[k] < 0)
-            throw std::invalid_argument("bsx: " + std::string(operation) + ": shape " + format_shape(s) +
-                                        " has the negative extent " + std::to_string(s[k]) + " on axis " +
-                                        std::to_string(k));
     // Zero extents are skipped: the strides of the other axes are still products of them.
     constexpr index_t limit = std::numeric_limits<index_t>::max();
     index_t bytes = static_cast<index_t>(element_bytes), count = 1;
-    bool overflow = false;
+    bool bad = false, empty = false;
     for (index_t e : s) {
-        if (e == 0 || overflow) continue;
-        overflow = e > limit / bytes;
-        if (!overflow) bytes *= e, count *= e;
+        if (bad || e < 0) {
+            bad = true;
+            continue;
+        }
+        if (e == 0) {
+            empty = true;
+            continue;
+        }
+        bad = e > limit / bytes;
+        if (!bad) bytes *= e, count *= e;
     }
-    if (overflow)
-        throw std::length_error("bsx: " + std::string(operation) + ": shape " + format_shape(s) + " is too large: " +
-                                (element_bytes == 1 ? std::string("its element count")
-                                                    : "its size in bytes (" + std::to_string(element_bytes) +
-                                                          "-byte elements)") +
-                                " exceeds PTRDIFF_MAX (" + std::to_string(limit) + ")");
-    for (index_t e : s)
-        if (e == 0) return 0;
-    return count;
+    if (bad) throw_bad_shape(operation, s, element_bytes);
+    return empty ? 0 : count;
 }
 
 }  // namespace detail
