@@ -100,9 +100,11 @@ int main(int argc, char** argv)
         // sum broadcasts to the (n, n) "outer sum" dist(i, k) + dist(k, j).
         // Nothing is computed until the assignment; the assignment then runs one
         // fused (and, above a size threshold, OpenMP-parallel) pass over dist.
-        // dist is read on the right-hand side, so bsx copies the two operands that
-        // do not read exactly the element being written -- col(k) and row(k),
-        // 2n values -- before writing: the result is the one NumPy or Octave gives.
+        // dist is read on the right-hand side. dist itself is read at the element
+        // being written, and col(k) at (i, k), read when row i starts and before any
+        // of it is written: neither needs a copy. row(k) is read by every row, so bsx
+        // copies it (n values) before writing: the result is the one NumPy or Octave
+        // gives.
         auto start = std::chrono::steady_clock::now();
         for (bsx::index_t k = 0; k < n; ++k)
             dist = bsx::min(dist, dist.col(k) + dist.row(k));

@@ -8,7 +8,7 @@
 //   * every example of the broadcasting seeds (NumPy doc, Octave doc) under NumPy rules;
 //   * broadcast errors with their exact message, zero-size axes;
 //   * arrays (construction, factories, members, assignment, compound assignment,
-//     iteration, ranks 0 and 8), printing, array_equal, allclose;
+//     iteration, ranks 0 and 8), array_equal, allclose;
 //   * an expression kept in `auto` over temporaries (CI runs this under ASan).
 #define BOOST_TEST_MODULE bsx_operations
 #include <boost/test/unit_test.hpp>
@@ -1392,40 +1392,8 @@ BOOST_AUTO_TEST_CASE(expression_kept_in_auto_over_temporaries) {
 
 BOOST_AUTO_TEST_SUITE_END()
 
-// ================================================================== printing and comparison
+// ================================================================== comparison (printing: test_print.cpp)
 BOOST_AUTO_TEST_SUITE(utilities)
-
-template <class E>
-std::string print(const E& e) {
-    std::ostringstream os;
-    os << e;
-    return os.str();
-}
-
-BOOST_AUTO_TEST_CASE(printing) {
-    bsx::array<double, 2> a{{1, 2, 3}, {4, 5, 6}};
-    BOOST_TEST(print(a) == "[[1, 2, 3],\n [4, 5, 6]]");
-    BOOST_TEST(print(bsx::array<int, 1>{7, 8, 9}) == "[7, 8, 9]");
-    BOOST_TEST(print(bsx::array<int, 1>{-1}) == "[-1]");
-    bsx::array<int, 3> c{{{0, 1}, {2, 3}}, {{4, 5}, {6, 7}}};
-    BOOST_TEST(print(c) == "[[[0, 1],\n  [2, 3]],\n\n [[4, 5],\n  [6, 7]]]");
-    BOOST_TEST(print(bsx::array<int, 1>{1, 2, 3, 4} > 2) == "[False, False, True, True]");
-    BOOST_TEST(print(bsx::array<bool, 2>{{true}, {false}}) == "[[True],\n [False]]");
-    // an expression prints its values
-    BOOST_TEST(print(a * 2.0 - 1.0) == "[[1, 3, 5],\n [7, 9, 11]]");
-    BOOST_TEST(print(a.row(1)) == "[[4, 5, 6]]");
-    // one-byte integers print as numbers
-    BOOST_TEST(print(bsx::array<std::int8_t, 1>{-1, 65}) == "[-1, 65]");
-    BOOST_TEST(print(bsx::array<std::uint8_t, 1>{200, 7}) == "[200, 7]");
-    // NumPy prints every empty array as []
-    BOOST_TEST(print(bsx::zeros<int>(0)) == "[]");
-    BOOST_TEST(print(bsx::zeros<int>(0, 3)) == "[]");
-    BOOST_TEST(print(bsx::zeros<int>(2, 0)) == "[]");
-    // chaining
-    std::ostringstream os;
-    os << bsx::array<int, 1>{1} << "|" << bsx::array<int, 1>{2};
-    BOOST_TEST(os.str() == "[1]|[2]");
-}
 
 BOOST_AUTO_TEST_CASE(array_equal) {
     bsx::array<double, 2> a{{1, 2, 3}, {4, 5, 6}};

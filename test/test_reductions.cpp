@@ -1089,6 +1089,9 @@ BOOST_AUTO_TEST_CASE(same_bits_for_any_thread_count) {
     const auto wide = make_array<2>({3, 400000}, random_array({3, 400000}));    // few long outputs
     const auto many = make_array<2>({2000, 300}, random_array({2000, 300}));    // many outputs
     const auto cube = make_array<3>({40, 50, 60}, random_array({40, 50, 60}));
+    const auto wide_cols = make_array<2>({3000, 700}, random_array({3000, 700}));  // long columns
+    const auto pa = make_array<2>({60, 70}, random_array({60, 70}));
+    const auto pb = make_array<2>({70, 80}, random_array({70, 80}));
     // Every sum, flattened into one vector of doubles.
     auto all_sums = [&] {
         std::vector<double> out;
@@ -1108,11 +1111,21 @@ BOOST_AUTO_TEST_CASE(same_bits_for_any_thread_count) {
         append(bsx::eval(bsx::mean(many, bsx::axis(-1), bsx::keepdims)));
         out.push_back(bsx::sum(cube));
         for (index_t k = 0; k < 3; ++k) append(bsx::eval(bsx::sum(cube, bsx::axis(k))));
+        // The outer traversal (a tile of adjacent outputs at a time): columns of a wide
+        // matrix, a middle axis, a product read through broadcasts, a strided view.
+        append(bsx::eval(bsx::sum(wide_cols, bsx::axis(0))));
+        append(bsx::eval(bsx::max(wide_cols, bsx::axis(0))));
+        append(bsx::eval(bsx::mean(cube, bsx::axis(1), bsx::keepdims)));
+        append(bsx::eval(bsx::sum(bsx::in_dims<3>(pa, {0, 1}) * bsx::in_dims<3>(pb, {1, 2}), bsx::axis(1))));
+        append(bsx::eval(bsx::sum(bsx::slice(many, bsx::range(0, 2000, 3), bsx::all), bsx::axis(0))));
         return out;
     };
     set_threads(1);
     const std::vector<double> one = all_sums();
-    // Element access takes the same blocks, chunks and lanes as the evaluator: the same bits.
+    // Element access takes the same blocks, chunks and lanes as the evaluator: the same bits,
+    // whichever traversal evaluated it (many0 and cols0 take the outer one).
+    const auto cols0 = bsx::sum(wide_cols, bsx::axis(0));
+    const auto cols0_eval = bsx::eval(cols0);
     const auto wide1 = bsx::sum(wide, bsx::axis(1));
     const auto many0 = bsx::sum(many, bsx::axis(0));
     const auto cube1 = bsx::sum(cube, bsx::axis(1));
@@ -1128,6 +1141,15 @@ BOOST_AUTO_TEST_CASE(same_bits_for_any_thread_count) {
         const double x = many0(j), y = many0_eval(j);
         elements_equal = elements_equal && std::memcmp(&x, &y, sizeof x) == 0;
     }
+    for (index_t j = 0; j < 700; j += 9) {
+        const double x = cols0(j), y = cols0_eval(j);
+        elements_equal = elements_equal && std::memcmp(&x, &y, sizeof x) == 0;
+    }
+    // The same tree in both traversals: columns of a matrix are bit for bit the rows of its
+    // transpose stored contiguously.
+    const bsx::array<double, 2> cols_t = bsx::transpose(wide_cols);
+    const auto rows_of_t = bsx::eval(bsx::sum(cols_t, bsx::axis(1)));
+    BOOST_TEST(std::memcmp(rows_of_t.data(), cols0_eval.data(), 700 * sizeof(double)) == 0);
     for (index_t i = 0; i < 40; i += 13)
         for (index_t k = 0; k < 60; k += 7) {
             const double x = cube1(i, k), y = cube1_eval(i, k);
@@ -1201,6 +1223,70 @@ BOOST_AUTO_TEST_CASE(long_sums_are_accurate) {
             }
         }
     }
+}
+
+BOOST_AUTO_TEST_CASE(long_columns_are_accurate) {
+    // 10^7 doubles as (500000, 20), summed along axis 0: every column takes the outer
+    // traversal and must keep the pairwise bound, 1e-14 relative of a compensated long
+    // double reference (a plain loop down each column is printed for comparison).
+    const index_t m = 500000, n = 20;
+    bsx::array<double, 2> x(shape<2>{m, n});
+    std::mt19937_64 rng(8);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    for (double& e : x) e = u(rng);
+    const auto cols = bsx::eval(bsx::sum(x, bsx::axis(0)));
+    double worst = 0, worst_naive = 0;
+    for (index_t j = 0; j < n; ++j) {
+        long double s = 0, c = 0;
+        double naive = 0;
+        for (index_t i = 0; i < m; ++i) {
+            const long double y = (long double)x(i, j) - c;
+            const long double t = s + y;
+            c = (t - s) - y;
+            s = t;
+            naive += x(i, j);
+        }
+        worst = std::max(worst, std::fabs(cols(j) - double(s)) / double(s));
+        worst_naive = std::max(worst_naive, std::fabs(naive - double(s)) / double(s));
+    }
+    BOOST_TEST_MESSAGE("columns of 500000: worst relative error " << worst << " (plain loop " << worst_naive << ")");
+    BOOST_TEST(worst <= 1e-14, "worst relative error " << worst);
+}
+
+BOOST_AUTO_TEST_CASE(early_exit_gives_the_answer_of_a_full_scan) {
+    // all/any stop once a chunk decides; the answer must be what a full scan gives, wherever
+    // the deciding element is (first, last, at chunk and block edges, nowhere), at every
+    // thread count, for bool and double elements (NaN is true).
+    const int saved = max_threads();
+    const index_t n = 300000;
+    const std::vector<index_t> positions{-1, 0, 1, 255, 256, 2047, 2048, 150000, n - 1};
+    for (int t : {1, 2, 3}) {
+        set_threads(t);
+        for (index_t p : positions) {
+            BOOST_TEST_CONTEXT("threads " << t << ", deciding element at " << p) {
+                bsx::array<bool, 1> ones(shape<1>{n}, true), zeros(shape<1>{n}, false);
+                bsx::array<double, 1> dones(shape<1>{n}, 2.0), dzeros(shape<1>{n}, 0.0);
+                if (p >= 0) {
+                    ones(p) = false;
+                    zeros(p) = true;
+                    dones(p) = 0.0;
+                    dzeros(p) = qnan;
+                }
+                const bool decided = p >= 0;
+                BOOST_TEST(bsx::all(ones) == !decided);
+                BOOST_TEST(bsx::any(zeros) == decided);
+                BOOST_TEST(bsx::all(dones) == !decided);
+                BOOST_TEST(bsx::any(dzeros) == decided);
+                BOOST_TEST(bsx::all(!zeros) == !decided);  // through an expression
+                // As one row of a matrix, and along axis 1 of three rows.
+                const auto rows = bsx::reshape<2>(std::as_const(ones), shape<2>{3, n / 3});
+                const auto per_row = bsx::eval(bsx::all(rows, bsx::axis(1)));
+                for (index_t r = 0; r < 3; ++r)
+                    BOOST_TEST(per_row(r) == !(decided && p / (n / 3) == r), "row " << r);
+            }
+        }
+    }
+    set_threads(saved);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -29,4 +29,5 @@
 #include "view/strided_view.hpp"
 
 #include "compare.hpp"
+#include "io/npy.hpp"
 #include "io/print.hpp"

@@ -24,6 +24,13 @@ using index_t = std::ptrdiff_t;
 #define BSX_CHUNK 256
 #endif
 
+/// Stack bytes per thread that a reduction along a non-innermost axis keeps its partial
+/// results in (every lane, chunk and block partial of a tile of adjacent outputs). Whole
+/// rows of up to a few thousand doubles fit; lower it for threads with small stacks.
+#ifndef BSX_REDUCTION_SCRATCH
+#define BSX_REDUCTION_SCRATCH (512 * 1024)
+#endif
+
 /// Marks a loop whose iterations are independent, so it vectorizes without run-time
 /// alias checks: OpenMP's `simd` when compiling with OpenMP, GCC's own hint otherwise
 /// (so builds without OpenMP get no unknown-pragma warnings).

@@ -16,6 +16,21 @@
 
 namespace bsx::detail {
 
+/// `r = sum(x, axis(k))` into a contiguous r of the reduction's own shape and type: the
+/// reduction writes its outputs straight into r (no buffer of r's size, no copy pass).
+/// False when r does not qualify.
+template <class T, std::size_t D, class E>
+bool reduce_into(T* data, const shape_t<D>& shape, const shape_t<D>& strides, const E& e) {
+    if constexpr (rank_v<E> != D || !std::is_same_v<value_type_t<E>, T>) {
+        return false;
+    } else {
+        if (e.shape() != shape || !is_contiguous(shape, strides)) return false;
+        check_not_resized(e);
+        reduce_expression<typename E::reduction>(e.operand(), e.reduced_axis(), data, true);
+        return true;
+    }
+}
+
 /// Writes `expr` broadcast to `shape` into the strided memory at `data`.
 /// Precondition: the expression's shape broadcasts to `shape` (checked by the callers).
 template <class T, std::size_t D, class E>
@@ -25,6 +40,8 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
     } else {
         const index_t total = shape_size(shape);
         if (total == 0) return;
+        if constexpr (requires { expr.reduced_axis(); })
+            if (reduce_into(data, shape, strides, expr)) return;
         // Rows (along the innermost axis of extent > 1) stay whole on one thread whenever
         // there are enough of them; that lets operands that read their own row skip a copy.
         index_t row = 1;

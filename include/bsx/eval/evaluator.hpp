@@ -42,7 +42,7 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
 template <class Op, class E>
 using reduced_t = typename Op::template accumulator<value_type_t<E>>;
 template <class Op, class E>
-void reduce_expression(const E& e, std::size_t axis, reduced_t<Op, E>* out);  // eval/reduce.hpp
+void reduce_expression(const E& e, std::size_t axis, reduced_t<Op, E>* out, bool direct);  // eval/reduce.hpp
 
 /// Which destination axis each axis of a rank-r operand lies on.
 template <std::size_t R>
@@ -251,18 +251,25 @@ auto bind_memory(const E& e, const axis_map<rank_v<E>>& axes, const destination<
     return ev;
 }
 
+/// A lazy reduction about to be evaluated: its operand must still reduce to the shape the
+/// node was built with.
+template <class E>
+void check_not_resized(const E& e) {
+    if (e.reduced_shape() != e.shape())
+        throw std::logic_error("bsx: " + std::string(E::reduction::name) + ": the operand was resized after the "
+                               "reduction was built (it now reduces to " + format_shape(e.reduced_shape()) +
+                               ", not " + format_shape(e.shape()) + ")");
+}
+
 /// A reduction inside a larger expression: computed once, now, into a buffer the size of
 /// its result, which the outer loop then reads like any memory operand.
 template <class E, std::size_t D>
 auto bind_reduction(const E& e, const axis_map<rank_v<E>>& axes) {
     using V = value_type_t<E>;
-    if (e.reduced_shape() != e.shape())
-        throw std::logic_error("bsx: " + std::string(E::reduction::name) + ": the operand was resized after the "
-                               "reduction was built (it now reduces to " + format_shape(e.reduced_shape()) +
-                               ", not " + format_shape(e.shape()) + ")");
+    check_not_resized(e);
     std::shared_ptr<V[]> result = std::make_shared_for_overwrite<V[]>(std::size_t(e.size()));
     static_assert(std::is_same_v<V, reduced_t<typename E::reduction, decltype(e.operand())>>);
-    reduce_expression<typename E::reduction>(e.operand(), e.reduced_axis(), result.get());
+    reduce_expression<typename E::reduction>(e.operand(), e.reduced_axis(), result.get(), false);
     leaf_evaluator<V, D> ev;
     ev.base = result.get();
     ev.steps.stride = destination_strides<D>(e.shape(), contiguous_strides(e.shape()), axes);

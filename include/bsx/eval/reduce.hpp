@@ -1,14 +1,20 @@
-// bsx/eval/reduce.hpp: evaluating reductions. The reduced expression is bound like any
-// assignment, but in an index space whose last axis is the reduced one, so each output
-// is one contiguous range of the flattened loop nest. A range is cut into blocks (their
-// number depends only on its length), each block into chunks, each chunk into 8 lanes;
-// lanes, chunks and blocks combine pairwise in a fixed order. Threads take whole outputs,
-// or whole blocks of one output, so results are the same bits for any thread count.
+// bsx/eval/reduce.hpp: evaluating reductions. Every output follows one fixed tree that
+// depends only on the reduced length m: blocks (their number a function of m), chunks of
+// BSX_CHUNK elements from each block's start, and within a chunk interleaved lanes; lanes
+// and chunks combine pairwise, blocks by recursive halving. Two traversals compute that
+// tree: the inner one when the reduced axis is the operand's fastest (one output is one
+// contiguous range), the outer one otherwise (a tile of adjacent outputs is reduced
+// together while rows stream by in memory order). Threads take whole outputs or tiles, or
+// whole blocks of one output, so results are the same bits for any thread count.
 #pragma once
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <bit>
 #include <cstddef>
+#include <cstdint>
+#include <span>
 #include <type_traits>
 #include <utility>
 
@@ -24,49 +30,109 @@
 
 namespace bsx::detail {
 
-/// One chunk reduced to one value: 8 independent lanes (so it vectorizes without
-/// reassociating anything), combined pairwise.
+/// Lanes per chunk: element j of a chunk goes to lane j % lanes. 64 bytes of accumulators
+/// (one AVX-512 vector; at least 8 lanes); a function of the accumulator type alone, so
+/// the tree never depends on the machine's vector width. More lanes would cost the outer
+/// traversal, which keeps every lane of every output of a tile, more than they gain.
+template <class A>
+inline constexpr index_t chunk_lanes = std::max<index_t>(8, index_t(64 / sizeof(A)));
+
+/// Integral accumulators combine exactly (integers wrap, bools and/or), so the order of
+/// combination cannot change the result and the outer traversal may skip the lanes.
+template <class A>
+inline constexpr bool order_free = std::is_integral_v<A>;
+
+/// A reduction with an absorbing element (all: false, any: true) may stop reading once a
+/// partial result equals it: nothing read afterwards could change the answer.
+template <class Op>
+concept has_absorbing = requires { Op::absorbing; };
+
+template <class Op, class A>
+bool is_absorbing(const A& value) noexcept {
+    if constexpr (has_absorbing<Op>) return value == A(Op::absorbing);
+    else return false;
+}
+
+template <class Op, class A>
+void combine_into(A* acc, const A* other, index_t width) noexcept {
+    BSX_SIMD_LOOP
+    for (index_t t = 0; t < width; ++t) acc[t] = Op::combine(acc[t], other[t]);
+}
+
+/// Folds a chunk into a row of `chunk_lanes` accumulators (element j into lane j % lanes),
+/// `lanes` elements at a time: one vector operation per 64 bytes of accumulators.
+/// A reader that may throw (a user function) runs without the simd pragma: OpenMP
+/// forbids an exception leaving a simd loop.
 template <class Op, class A, class Reader>
-A reduce_chunk(const Reader& reader, index_t len) noexcept(noexcept(reader.load(0))) {
-    constexpr int lanes = 8;
-    A lane[lanes];
-    for (int l = 0; l < lanes; ++l) lane[l] = Op::template identity<A>();
-    // The lanes written out with constant indices, so they stay in registers (one vector
-    // of 8, or several) instead of a stack array that each step stores and reloads.
-    const auto step = [&]<std::size_t... L>(index_t j, std::index_sequence<L...>) {
-        ((lane[L] = Op::combine(lane[L], static_cast<A>(reader.load(j + index_t(L))))), ...);
-    };
+void fold_into_lanes(const Reader& reader, index_t len, A* lane) noexcept(noexcept(reader.load(0))) {
+    constexpr index_t lanes = chunk_lanes<A>;
+    const auto fold = [&](index_t j, index_t l) { lane[l] = Op::combine(lane[l], static_cast<A>(reader.load(j + l))); };
     index_t j = 0;
-    for (; j + lanes <= len; j += lanes) step(j, std::make_index_sequence<lanes>{});
-    for (int l = 0; j < len; ++j, ++l) lane[l] = Op::combine(lane[l], static_cast<A>(reader.load(j)));
-    for (int width = lanes / 2; width > 0; width /= 2)
-        for (int l = 0; l < width; ++l) lane[l] = Op::combine(lane[l], lane[l + width]);
+    if constexpr (noexcept(reader.load(0))) {
+        for (; j + lanes <= len; j += lanes) {
+            BSX_SIMD_LOOP
+            for (index_t l = 0; l < lanes; ++l) fold(j, l);
+        }
+        BSX_SIMD_LOOP
+        for (index_t l = 0; l < len - j; ++l) fold(j, l);
+    } else {
+        for (; j < len; ++j) fold(j - j % lanes, j % lanes);
+    }
+}
+
+/// The lanes combined by halving (they are overwritten).
+template <class Op, class A>
+A combine_lanes(A* lane) noexcept {
+    for (index_t width = chunk_lanes<A> / 2; width > 0; width /= 2) combine_into<Op>(lane, lane + width, width);
     return lane[0];
 }
 
-/// Pairwise combination of a stream of chunk results (a binary counter: two partials of
-/// equal weight merge), so the error of a long sum grows with log n, not n.
+/// One chunk reduced to one value (the inner traversal).
+template <class Op, class A, class Reader>
+A reduce_chunk(const Reader& reader, index_t len) noexcept(noexcept(reader.load(0))) {
+    alignas(64) A lane[chunk_lanes<A>];
+    std::fill_n(lane, chunk_lanes<A>, Op::template identity<A>());
+    fold_into_lanes<Op>(reader, len, lane);
+    return combine_lanes<Op>(lane);
+}
+
+/// Pairwise combination of a stream of partial results (a binary counter: two partials
+/// of equal weight merge), so the error of a long sum grows with log n, not n. Each
+/// partial is `width` values side by side (one per output of a tile); a stream of n
+/// pushes holds at most bit_width(n) partials in its storage.
 template <class Op, class A>
 class pairwise_stream {
 public:
-    void push(A value) noexcept {
+    static constexpr int max_slots = 64;
+
+    pairwise_stream(A* storage, index_t width) noexcept : storage_(storage), width_(width) {}
+
+    void push(const A* value) noexcept {
         int level = 0;
-        while (size_ > 0 && level_[size_ - 1] == level) {
-            value = Op::combine(value_[--size_], value);
+        while (size_ > 0 && level_[size_ - 1] == level) {  // the older partial is the left operand
+            A* older = slot(size_ - 1);
+            combine_into<Op>(older, value, width_);
+            value = older;
+            --size_;
             ++level;
         }
-        value_[size_] = value;
+        if (value != slot(size_)) std::copy_n(value, width_, slot(size_));
         level_[size_++] = level;
     }
-    A result() const noexcept {
-        A acc = Op::template identity<A>();
-        for (int i = size_; i-- > 0;) acc = Op::combine(value_[i], acc);
-        return acc;
+    void result(A* out) const noexcept {
+        std::fill_n(out, width_, Op::template identity<A>());
+        for (int i = size_; i-- > 0;) {
+            const A* partial = slot(i);
+            BSX_SIMD_LOOP
+            for (index_t t = 0; t < width_; ++t) out[t] = Op::combine(partial[t], out[t]);
+        }
     }
 
 private:
-    A value_[64];
-    int level_[64];
+    A* slot(int i) const noexcept { return storage_ + i * width_; }
+    A* storage_;
+    index_t width_;
+    int level_[max_slots];
     int size_ = 0;
 };
 
@@ -80,32 +146,80 @@ struct block_plan {
         : count(std::clamp<index_t>((n + min_block - 1) / min_block, 1, max_blocks)),
           length((n + count - 1) / count) {}
     index_t begin(index_t b, index_t n) const noexcept { return std::min(b * length, n); }
+    /// Partials the chunk stream of the longest block holds at once.
+    index_t stream_slots() const noexcept {
+        return std::bit_width(std::uint64_t((length + BSX_CHUNK - 1) / BSX_CHUNK));
+    }
+    /// Scratch partials that combine_halving needs besides its result.
+    index_t halving_slots() const noexcept { return std::bit_width(std::uint64_t(count)); }
 };
 
-/// Block partials combined by recursive halving.
-template <class Op, class A>
-A combine_blocks(const A* partial, index_t count) noexcept {
-    if (count == 1) return partial[0];
+/// Block partials combined by recursive halving: `leaf(b, out)` writes block b's partial
+/// (`width` values) into out. Evaluated depth first, so it needs only halving_slots()
+/// partials of scratch, never all blocks at once.
+template <class Op, class A, class Leaf>
+void combine_halving(index_t first, index_t count, A* out, A* scratch, index_t width, Leaf& leaf) {
+    if (count == 1) {
+        leaf(first, out);
+        return;
+    }
     const index_t half = count / 2;
-    return Op::combine(combine_blocks<Op, A>(partial, half), combine_blocks<Op, A>(partial + half, count - half));
+    combine_halving<Op>(first, half, out, scratch, width, leaf);
+    combine_halving<Op>(first + half, count - half, scratch, scratch + width, width, leaf);
+    combine_into<Op>(out, scratch, width);
 }
 
+// ---- the inner traversal: one output is one contiguous range ------------------------------
+
 /// Reduces flattened elements [begin, end) of a bound loop nest (one block): chunks
-/// start at `begin` and stop at the end of each loop row.
+/// start at `begin` and stop at the end of each loop row. Stops early, with the absorbing
+/// value, once a chunk reaches it or another thread has (`decided`).
 template <class Op, class A, class Ev, std::size_t D>
-A reduce_block(Ev& ev, const loop_shape<D>& loop, index_t begin, index_t end) {
+A reduce_block(Ev& ev, const loop_shape<D>& loop, index_t begin, index_t end, std::atomic<bool>* decided) {
     const std::size_t outer = loop.nd - 1;
     const index_t fill = std::min<index_t>(BSX_CHUNK, loop.extent[outer]);
-    pairwise_stream<Op, A> stream;
+    A storage[pairwise_stream<Op, A>::max_slots];
+    pairwise_stream<Op, A> stream(storage, 1);
+    // Order-free accumulators need no tree: their lanes run through the whole block.
+    alignas(64) A lane[chunk_lanes<A>];
+    std::fill_n(lane, chunk_lanes<A>, Op::template identity<A>());
+    bool done = false;
+    [[maybe_unused]] index_t chunks = 0;
     for_each_row(loop, begin, end, [&](const shape_t<D>& idx, index_t j, index_t stop) {
+        if (done) return;
         ev.begin_row(idx.data(), outer, fill);
         for (index_t c = j; c < stop; c += BSX_CHUNK) {
+            if constexpr (has_absorbing<Op>) {
+                if (decided->load(std::memory_order_relaxed)) {
+                    done = true;
+                    return;
+                }
+            }
             const index_t len = std::min<index_t>(BSX_CHUNK, stop - c);
             ev.prepare(c, len);
-            stream.push(reduce_chunk<Op, A>(ev.chunk_reader(), len));
+            if constexpr (order_free<A>) {
+                fold_into_lanes<Op>(ev.chunk_reader(), len, lane);
+                if constexpr (has_absorbing<Op>) {
+                    if (++chunks % 8 != 0) continue;  // look every 2048 elements or so
+                    alignas(64) A probe[chunk_lanes<A>];
+                    std::copy_n(lane, chunk_lanes<A>, probe);
+                    if (is_absorbing<Op>(combine_lanes<Op>(probe))) decided->store(true, std::memory_order_relaxed);
+                }
+            } else {
+                const A value = reduce_chunk<Op, A>(ev.chunk_reader(), len);
+                stream.push(&value);
+            }
         }
     });
-    return stream.result();
+    if constexpr (has_absorbing<Op>)
+        if (done) return A(Op::absorbing);
+    if constexpr (order_free<A>) {
+        return combine_lanes<Op>(lane);
+    } else {
+        A result;
+        stream.result(&result);
+        return result;
+    }
 }
 
 /// Reduces every output: output r is flattened range [r*m, (r+1)*m). Many outputs are
@@ -113,13 +227,15 @@ A reduce_block(Ev& ev, const loop_shape<D>& loop, index_t begin, index_t end) {
 template <class Op, class A, class Ev, std::size_t D>
 void reduce_outputs(const Ev& ev, const loop_shape<D>& loop, index_t outputs, index_t m, A* out) {
     const block_plan plan(m);
-    const auto block = [&](Ev& own, index_t output, index_t b) {  // block b of one output
-        return reduce_block<Op, A>(own, loop, output * m + plan.begin(b, m), output * m + plan.begin(b + 1, m));
-    };
     const auto reduce_range = [&](Ev& own, index_t output) {
-        A partial[block_plan::max_blocks];
-        for (index_t b = 0; b < plan.count; ++b) partial[b] = block(own, output, b);
-        return combine_blocks<Op, A>(partial, plan.count);
+        std::atomic<bool> decided{false};
+        auto block = [&](index_t b, A* partial) {
+            *partial = reduce_block<Op, A>(own, loop, output * m + plan.begin(b, m),
+                                           output * m + plan.begin(b + 1, m), &decided);
+        };
+        A result, scratch[block_plan::max_blocks];
+        combine_halving<Op>(0, plan.count, &result, scratch, 1, block);
+        return Op::finish(result, m);
     };
     const int threads = loop_threads(outputs * m);
 #ifdef _OPENMP
@@ -131,7 +247,7 @@ void reduce_outputs(const Ev& ev, const loop_shape<D>& loop, index_t outputs, in
             errors.run([&] {
                 with_own_evaluator(ev, [&](Ev& own) {
                     for (index_t r = outputs * t / n; r < outputs * (t + 1) / n && !errors.stopped(); ++r)
-                        out[r] = Op::finish(reduce_range(own, r), m);
+                        out[r] = reduce_range(own, r);
                 });
             });
         }
@@ -141,6 +257,7 @@ void reduce_outputs(const Ev& ev, const loop_shape<D>& loop, index_t outputs, in
     if (threads > 1 && plan.count > 1) {
         for (index_t r = 0; r < outputs; ++r) {
             A partial[block_plan::max_blocks];
+            std::atomic<bool> decided{false};
             first_exception errors;
 #pragma omp parallel num_threads(threads)
             {
@@ -148,12 +265,16 @@ void reduce_outputs(const Ev& ev, const loop_shape<D>& loop, index_t outputs, in
                 errors.run([&] {
                     with_own_evaluator(ev, [&](Ev& own) {
                         for (index_t b = plan.count * t / n; b < plan.count * (t + 1) / n && !errors.stopped(); ++b)
-                            partial[b] = block(own, r, b);
+                            partial[b] = reduce_block<Op, A>(own, loop, r * m + plan.begin(b, m),
+                                                             r * m + plan.begin(b + 1, m), &decided);
                     });
                 });
             }
             errors.rethrow();
-            out[r] = Op::finish(combine_blocks<Op, A>(partial, plan.count), m);
+            auto stored = [&](index_t b, A* p) { *p = partial[b]; };
+            A result, scratch[block_plan::max_blocks];
+            combine_halving<Op>(0, plan.count, &result, scratch, 1, stored);
+            out[r] = Op::finish(result, m);
         }
         return;
     }
@@ -161,15 +282,153 @@ void reduce_outputs(const Ev& ev, const loop_shape<D>& loop, index_t outputs, in
     (void)threads;
 #endif
     with_own_evaluator(ev, [&](Ev& own) {
-        for (index_t r = 0; r < outputs; ++r) out[r] = Op::finish(reduce_range(own, r), m);
+        for (index_t r = 0; r < outputs; ++r) out[r] = reduce_range(own, r);
     });
+}
+
+// ---- the outer traversal: a tile of adjacent outputs at a time ---------------------------------
+
+/// The loop nest of the outer traversal: axes [0, kpos) index the outputs' outer part
+/// (P of them, flattened), axis kpos is the reduced one (m), the axes after it the
+/// outputs' inner part (Q, flattened). Output p*Q + q reduces (p, k, q) over k.
+template <std::size_t D>
+struct outer_layout {
+    loop_shape<D> loop;
+    std::size_t kpos;
+    index_t P, m, Q;
+    loop_shape<D> inner;  // the axes after kpos alone, to walk a tile of q
+};
+
+/// Lanes the outer traversal keeps per output: none are needed when order is free.
+template <class A>
+inline constexpr index_t outer_lanes = order_free<A> ? 1 : chunk_lanes<A>;
+
+/// acc[j] combined with the piece's element j. Out of line: one vectorized copy per
+/// reduction and expression.
+template <class Op, class A, class Reader>
+[[gnu::noinline]] void accumulate_piece(const Reader reader, A* acc, index_t len) noexcept(noexcept(reader.load(0))) {
+    if constexpr (noexcept(reader.load(0))) {
+        BSX_SIMD_LOOP
+        for (index_t j = 0; j < len; ++j) acc[j] = Op::combine(acc[j], static_cast<A>(reader.load(j)));
+    } else {  // no simd pragma: an exception may not leave a simd loop
+        for (index_t j = 0; j < len; ++j) acc[j] = Op::combine(acc[j], static_cast<A>(reader.load(j)));
+    }
+}
+
+/// Reduces outputs p*Q + [q0, q0 + w) into `out`, streaming w-long pieces of the rows
+/// (p, k, q0..) for k = 0..m-1 in memory order. Each output gets exactly the tree of
+/// the inner traversal: element k of a chunk goes to lane k % lanes.
+template <class Op, class A, class Ev, std::size_t D>
+void reduce_tile(Ev& ev, const outer_layout<D>& lay, index_t p, index_t q0, index_t w, A* scratch, A* out) {
+    constexpr index_t lanes = outer_lanes<A>;
+    const block_plan plan(lay.m);
+    A* const lane_acc = scratch;                          // lanes * w
+    A* const stream_store = lane_acc + lanes * w;         // stream_slots * w
+    A* const result = stream_store + plan.stream_slots() * w;  // w
+    A* const halving = result + w;                         // halving_slots * w
+    const std::size_t outer = lay.loop.nd - 1;
+    const index_t fill = std::min<index_t>(BSX_CHUNK, lay.loop.extent[outer]);
+    shape_t<D> idx{};
+    for (index_t r = p, d = index_t(lay.kpos); d-- > 0;) {
+        idx[std::size_t(d)] = r % lay.loop.extent[std::size_t(d)];
+        r /= lay.loop.extent[std::size_t(d)];
+    }
+    auto block = [&](index_t b, A* partial) {
+        pairwise_stream<Op, A> stream(stream_store, w);
+        const index_t end = plan.begin(b + 1, lay.m);
+        for (index_t c0 = plan.begin(b, lay.m); c0 < end; c0 += BSX_CHUNK) {
+            std::fill_n(lane_acc, lanes * w, Op::template identity<A>());
+            for (index_t k = c0; k < std::min<index_t>(c0 + BSX_CHUNK, end); ++k) {
+                A* acc = lane_acc + ((k - c0) % lanes) * w;
+                idx[lay.kpos] = k;
+                for_each_row(lay.inner, q0, q0 + w, [&](const shape_t<D>& qidx, index_t j, index_t stop) {
+                    for (std::size_t d = 0; d + 1 < lay.inner.nd; ++d) idx[lay.kpos + 1 + d] = qidx[d];
+                    ev.begin_row(idx.data(), outer, fill);
+                    for (index_t c = j; c < stop; c += BSX_CHUNK) {
+                        const index_t len = std::min<index_t>(BSX_CHUNK, stop - c);
+                        ev.prepare(c, len);
+                        accumulate_piece<Op>(ev.chunk_reader(), acc, len);
+                        acc += len;
+                    }
+                });
+            }
+            for (index_t width = lanes / 2; width > 0; width /= 2)
+                for (index_t l = 0; l < width; ++l) combine_into<Op>(lane_acc + l * w, lane_acc + (l + width) * w, w);
+            stream.push(lane_acc);
+        }
+        stream.result(partial);
+    };
+    combine_halving<Op>(0, plan.count, result, halving, w, block);
+    for (index_t t = 0; t < w; ++t) out[p * lay.Q + q0 + t] = Op::finish(result[t], lay.m);
+}
+
+/// Every output of the outer traversal: tiles of w adjacent outputs, shared among threads.
+template <class Op, class A, class Ev, std::size_t D>
+void reduce_tiles(const Ev& ev, const outer_layout<D>& lay, A* out) {
+    const block_plan plan(lay.m);
+    // The widest tile whose partials fit the scratch: whole rows where possible, since
+    // memory streams fastest in long runs (a row cut into tiles costs up to 1.5x).
+    constexpr index_t scratch_size = BSX_REDUCTION_SCRATCH / sizeof(A);
+    const index_t per_output = outer_lanes<A> + plan.stream_slots() + 1 + plan.halving_slots();
+    index_t w = std::min(lay.Q, std::max<index_t>(1, scratch_size / per_output / 16 * 16));
+    const int threads = loop_threads(lay.P * lay.m * lay.Q);
+    // Enough tiles for every thread, where the outputs allow.
+    if (lay.P * ((lay.Q + w - 1) / w) < threads)
+        w = std::min(w, std::max<index_t>(16, (lay.Q + threads - 1) / threads));
+    const index_t tiles_per_p = (lay.Q + w - 1) / w;
+    const index_t units = lay.P * tiles_per_p;
+    const auto run = [&](index_t first, index_t last, const first_exception* errors) {
+        with_own_evaluator(ev, [&](Ev& own) {
+            alignas(64) A scratch[scratch_size];
+            for (index_t u = first; u < last && !(errors && errors->stopped()); ++u) {
+                const index_t p = u / tiles_per_p, q0 = u % tiles_per_p * w;
+                reduce_tile<Op>(own, lay, p, q0, std::min(w, lay.Q - q0), scratch, out);
+            }
+        });
+    };
+#ifdef _OPENMP
+    if (threads > 1 && units > 1) {
+        first_exception errors;
+#pragma omp parallel num_threads(threads)
+        {
+            const index_t n = omp_get_num_threads(), t = omp_get_thread_num();
+            errors.run([&] { run(units * t / n, units * (t + 1) / n, &errors); });
+        }
+        errors.rethrow();
+        return;
+    }
+#endif
+    run(0, units, nullptr);
+}
+
+// ---- choosing the traversal ------------------------------------------------------------
+
+/// Outputs this wide or wider make the outer traversal worth its per-row set-up.
+inline constexpr index_t min_outer_outputs = 16;
+
+/// True when reducing `axis` by the outer traversal reads fewer operands through gathers
+/// than the inner one: the inner one walks `axis` fastest, the outer one the last axis.
+template <std::size_t N>
+bool prefer_outer(std::span<operand_steps<N>* const> leaves, const shape_t<N>& shape, std::size_t axis) {
+    index_t after = 1;
+    for (std::size_t d = axis + 1; d < N; ++d) after *= shape[d];
+    if (shape[axis] <= 1 || after < min_outer_outputs) return false;
+    const auto gathered = [](index_t stride) { return stride != 0 && stride != 1; };
+    int inner_gathers = 0, outer_gathers = 0;
+    for (const auto* leaf : leaves) {
+        inner_gathers += gathered(leaf->stride[axis]);
+        outer_gathers += gathered(leaf->stride[N - 1]);
+    }
+    return outer_gathers < inner_gathers;
 }
 
 /// Reduces expression `e` (rank N) along `axis` (N: over all elements) into `out`, one
 /// finished value per output in row-major order. A plain buffer, not a callback, so
-/// one instantiation serves every caller.
+/// one instantiation serves every caller. `direct`: out is the assignment's own
+/// destination (contiguous, of the result's shape), so operands that overlap it are read
+/// from copies; otherwise out is a private buffer.
 template <class Op, class E>
-void reduce_expression(const E& e, std::size_t axis, reduced_t<Op, E>* out) {
+void reduce_expression(const E& e, std::size_t axis, reduced_t<Op, E>* out, bool direct) {
     constexpr std::size_t N = rank_v<E>;
     using A = reduced_t<Op, E>;
     const auto shape = e.shape();
@@ -187,51 +446,83 @@ void reduce_expression(const E& e, std::size_t axis, reduced_t<Op, E>* out) {
     if constexpr (N == 0) {
         out[0] = Op::finish(static_cast<A>(e.element({})), 1);
     } else {
-        // The index space: the operand's axes with the reduced one moved last.
-        axis_map<N> axes{};
-        shape_t<N> space{};
-        for (std::size_t d = 0, to = 0; d < N; ++d) {
-            axes[d] = axis == N ? d : d == axis ? N - 1 : to++;
-            space[axes[d]] = shape[d];
+        // Where output r of the operand's index i lies: contiguous over the other axes,
+        // constant along the reduced one. As a destination it makes binding copy the
+        // operands that overlap a direct output.
+        shape_t<N> out_strides{};
+        for (index_t d = index_t(N), step = 1; d-- > 0;) {
+            if (std::size_t(d) == axis) continue;
+            out_strides[std::size_t(d)] = step;
+            step *= shape[std::size_t(d)];
         }
-        const destination<std::byte, N> nowhere{nullptr, {}, {}, false};  // reading only: nothing aliases
-        auto ev = make_evaluator(e, axes, nowhere);
-        operand_steps<N> flat{contiguous_strides(space), 0};
+        const destination<A, N> written = direct ? destination<A, N>{out, shape, out_strides, false}
+                                                 : destination<A, N>{nullptr, {}, {}, false};
+        axis_map<N> identity{};
+        for (std::size_t d = 0; d < N; ++d) identity[d] = d;
+        auto ev = make_evaluator(e, identity, written);
+        operand_steps<N> flat{};
         std::array<operand_steps<N>*, 1 + decltype(ev)::leaf_count> all{&flat};
         ev.collect_steps(all.data() + 1);
-        const auto loop = coalesce<N>(space, all);
-        reduce_outputs<Op, A>(ev, loop, outputs, m, out);
+        const std::span<operand_steps<N>* const> leaves(all.data() + 1, all.size() - 1);
+        if (axis < N && prefer_outer<N>(leaves, shape, axis)) {
+            flat.stride = out_strides;
+            outer_layout<N> lay{coalesce<N>(shape, all), 0, 1, m, 1, {}};
+            while (flat.stride[lay.kpos] != 0) lay.P *= lay.loop.extent[lay.kpos++];
+            for (std::size_t d = lay.kpos + 1; d < lay.loop.nd; ++d) {
+                lay.inner.extent[lay.inner.nd++] = lay.loop.extent[d];
+                lay.Q *= lay.loop.extent[d];
+            }
+            reduce_tiles<Op, A>(ev, lay, out);
+        } else {
+            // The inner traversal's index space: the reduced axis moved last.
+            shape_t<N> space{};
+            std::array<std::size_t, N> to{};
+            for (std::size_t d = 0, next = 0; d < N; ++d) {
+                to[d] = axis == N ? d : d == axis ? N - 1 : next++;
+                space[to[d]] = shape[d];
+            }
+            for (auto* leaf : leaves) {
+                const shape_t<N> s = leaf->stride;
+                for (std::size_t d = 0; d < N; ++d) leaf->stride[to[d]] = s[d];
+            }
+            flat.stride = contiguous_strides(space);
+            const auto loop = coalesce<N>(space, all);
+            reduce_outputs<Op, A>(ev, loop, outputs, m, out);
+        }
     }
 }
 
 /// Reduces `e` along `axis` at the other indices of `idx`, as the value of one element:
-/// the same blocks, chunks and lanes as the evaluator, so the same bits.
+/// the same tree as the traversals, so the same bits.
 template <class Op, class E>
 auto reduce_element(const E& e, std::size_t axis, shape_t<rank_v<E>> idx) {
     using V = value_type_t<E>;
     using A = typename Op::template accumulator<V>;
     const index_t m = e.shape()[axis];
-    const auto element_at = [&](index_t k) {  // the k-th element along the axis
-        idx[axis] = k;
-        return e.element(idx);
-    };
+    if (m == 0) return Op::finish(Op::template identity<A>(), 0);
     struct tile_reader {
         const V* q;
         V load(index_t j) const noexcept { return q[j]; }
     };
     const block_plan plan(m);
-    A partial[block_plan::max_blocks];
-    for (index_t b = 0; b < plan.count; ++b) {
-        pairwise_stream<Op, A> stream;
+    auto block = [&](index_t b, A* partial) {
+        A storage[pairwise_stream<Op, A>::max_slots];
+        pairwise_stream<Op, A> stream(storage, 1);
         V tile[BSX_CHUNK];
         for (index_t c = plan.begin(b, m); c < plan.begin(b + 1, m); c += BSX_CHUNK) {
             const index_t len = std::min<index_t>(BSX_CHUNK, plan.begin(b + 1, m) - c);
-            for (index_t t = 0; t < len; ++t) tile[t] = element_at(c + t);
-            stream.push(reduce_chunk<Op, A>(tile_reader{tile}, len));
+            for (index_t t = 0; t < len; ++t) {
+                idx[axis] = c + t;
+                tile[t] = e.element(idx);
+            }
+            const A value = reduce_chunk<Op, A>(tile_reader{tile}, len);
+            stream.push(&value);
         }
-        partial[b] = stream.result();
-    }
-    return Op::finish(m == 0 ? Op::template identity<A>() : combine_blocks<Op, A>(partial, plan.count), m);
+        stream.result(partial);
+    };
+    A result, scratch[block_plan::max_blocks];
+    combine_halving<Op>(0, plan.count, &result, scratch, 1, block);
+    return Op::finish(result, m);
 }
 
 }  // namespace bsx::detail

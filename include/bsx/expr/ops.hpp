@@ -1,7 +1,7 @@
 // bsx/expr/ops.hpp: the operation table. One small function object per scalar
 // operation; operators.hpp and functions.hpp turn each entry into a broadcasting
 // operator or function. Each entry carries the name used in error messages.
-// Semantics follow NumPy where it is explicit, Octave for mod/rem (see api.md).
+// Semantics follow NumPy where it is explicit, Octave for mod/rem (doc/reference.md, section 3).
 // Integer arithmetic is defined for every input: it wraps, and division never traps.
 #pragma once
 

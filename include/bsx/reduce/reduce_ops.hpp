@@ -106,22 +106,24 @@ struct max_reduction : detail::returns_accumulator {
 /// Elements count as true when nonzero (NaN is true, as in NumPy).
 struct all_reduction : detail::returns_accumulator {
     static constexpr std::string_view name = "all";
+    static constexpr bool absorbing = false;  // one false element decides
     template <class T>
     using accumulator = bool;
     template <class A>
     static constexpr A identity() noexcept { return true; }
     template <class A>
-    static constexpr A combine(A x, A y) noexcept { return x && y; }
+    static constexpr A combine(A x, A y) noexcept { return x & y; }  // not &&: no branch, so it vectorizes
 };
 
 struct any_reduction : detail::returns_accumulator {
     static constexpr std::string_view name = "any";
+    static constexpr bool absorbing = true;  // one true element decides
     template <class T>
     using accumulator = bool;
     template <class A>
     static constexpr A identity() noexcept { return false; }
     template <class A>
-    static constexpr A combine(A x, A y) noexcept { return x || y; }
+    static constexpr A combine(A x, A y) noexcept { return x | y; }
 };
 
 }  // namespace bsx::ops

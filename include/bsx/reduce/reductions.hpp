@@ -40,7 +40,7 @@ struct reduction_function {
                 throw std::invalid_argument("bsx: " + std::string(Op::name) + ": an expression of shape " +
                                             format_shape(x.shape()) + " has no elements to reduce");
         reduced_t<Op, X> result{};
-        reduce_expression<Op>(x, rank_v<X>, &result);
+        reduce_expression<Op>(x, rank_v<X>, &result, false);
         return result;
     }
     /// A lazy reduction along axis a (rank N-1).

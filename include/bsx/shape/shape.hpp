@@ -38,6 +38,16 @@ constexpr shape_t<N> contiguous_strides(const shape_t<N>& s) noexcept {
     return st;
 }
 
+/// True when `strides` lay out `shape` contiguously in row-major order (the strides of
+/// extent-1 axes never matter).
+template <std::size_t N>
+constexpr bool is_contiguous(const shape_t<N>& shape, const shape_t<N>& strides) noexcept {
+    const auto own = contiguous_strides(shape);
+    for (std::size_t k = 0; k < N; ++k)
+        if (shape[k] != 1 && strides[k] != own[k]) return false;
+    return true;
+}
+
 /// A shape as NumPy prints it: `()`, `(3,)`, `(2,3)`.
 template <class Extents>
 std::string format_shape(const Extents& s) {

@@ -24,9 +24,7 @@ auto reshape(X&& x, shape_t<M> shape) {
         throw std::invalid_argument("bsx: reshape: cannot reshape shape " + format_shape(v.shape()) + " to " +
                                     format_shape(shape) + ": " + why);
     };
-    const auto own = contiguous_strides(v.shape());
-    for (std::size_t k = 0; k < rank_v<X>; ++k)
-        if (v.shape()[k] != 1 && v.strides()[k] != own[k]) fail("the operand is not contiguous");
+    if (!is_contiguous(v.shape(), v.strides())) fail("the operand is not contiguous");
     std::size_t inferred = M;
     for (std::size_t k = 0; k < M; ++k) {
         if (shape[k] == -1 && inferred == M) inferred = k;

@@ -1,0 +1,252 @@
+#!/usr/bin/env python3
+"""bsx beside NumPy and numexpr on the same workloads: one Markdown table of ratios.
+
+Usage (with the Debian python, which has numpy and numexpr):
+    cmake --preset bench && cmake --build --preset bench
+    /usr/bin/python3 benchmark/vs_numpy.py                      # binaries under build/bench/benchmark/
+    /usr/bin/python3 benchmark/vs_numpy.py --bench-dir DIR --repetitions 9 --filter add_f64
+
+For each case the bsx side is the median over --repetitions runs of a Google Benchmark
+program (read as JSON); the NumPy and numexpr sides are timed with timeit on inputs of the
+same shapes and types (median of as many repeats). NumPy runs on 1 thread; numexpr on 1
+and 2 (numexpr.set_num_threads); bsx on 1 and 2 (its /threads:<t> argument).
+
+Every ratio is other time / bsx time: above 1 bsx is faster; below 0.9 bsx is slower beyond
+noise and the row is marked. Without numpy the script says so and exits 0. Standard library
+besides numpy and numexpr.
+
+Cases are rows (bsx benchmark name without /threads:<t>, NumPy statement, numexpr
+expression or None, setup code). The setup runs with `np` and the helper `rand(shape,
+dtype)` in scope and must define what the statements use; the numexpr expression is
+evaluated into `r` (out=r). Each issue keeps its own list; SUITES says which binary runs it.
+"""
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import timeit
+from pathlib import Path
+
+# Pin the libraries NumPy may thread through to one thread, before numpy is imported.
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS"):
+    os.environ[_var] = "1"
+
+# ---- issue 9: element-wise (benchmark/bench_elementwise.cpp) ----------------------------
+
+_N = "n = 100000\n"
+_STRIDES = {"c": 1, "s2": 2, "s4": 4}
+_TYPES = {"f64": "np.float64", "f32": "np.float32", "i32": "np.int32", "i64": "np.int64"}
+_UFUNC = {"add": ("np.add", "+"), "mul": ("np.multiply", "*"), "div": ("np.divide", "/")}
+
+
+def _binary(op, type_, lay, out_dtype=None):
+    """r = a <op> b on 10^5 elements of the layout `lay`, as in bench_elementwise.cpp."""
+    dtype = _TYPES[type_]
+    if lay == "v2d":  # a 400x250 window of a 400x252 array
+        setup = (f"a0 = rand((400, 252), {dtype}); b0 = rand((400, 252), {dtype})\n"
+                 f"a = a0[:, 1:251]; b = b0[:, 1:251]\n")
+        shape = "(400, 250)"
+    else:
+        s = _STRIDES[lay]
+        setup = _N + (f"a0 = rand(n * {s}, {dtype}); b0 = rand(n * {s}, {dtype})\n"
+                      f"a = a0[::{s}]; b = b0[::{s}]\n")
+        shape = "n"
+    setup += f"r = np.empty({shape}, {out_dtype or dtype})\n"
+    ufunc, symbol = _UFUNC.get(op, ("np.less", "<"))
+    return (f"BM_ew_{op}_{type_}_{lay}_bsx", f"{ufunc}(a, b, out=r)", f"a {symbol} b", setup)
+
+
+def _bool_case(name, numpy_stmt, ne_expr):
+    setup = _N + "p = rand(n, np.bool_); q = rand(n, np.bool_); r = np.empty(n, np.bool_)\n"
+    return (f"BM_ew_{name}_bsx", numpy_stmt, ne_expr, setup)
+
+
+ELEMENTWISE_CASES = [
+    ("BM_ew_outer_diff_bsx", "np.subtract(x[:, None], y[None, :], out=r)", "xc - yr",
+     "x = rand(4000, np.float64); y = rand(4000, np.float64)\n"
+     "xc = x[:, None]; yr = y[None, :]; r = np.empty((4000, 4000))\n"),
+    *[_binary("add", t, lay) for t in _TYPES for lay in ("c", "s2", "s4", "v2d")],
+    *[_binary("mul", t, "c") for t in _TYPES],
+    *[_binary("div", t, "c") for t in ("f64", "f32")],
+    _bool_case("not_bool_c", "np.invert(p, out=r)", "~p"),
+    _bool_case("and_bool_c", "np.bitwise_and(p, q, out=r)", "p & q"),
+    _bool_case("or_bool_c", "np.bitwise_or(p, q, out=r)", "p | q"),
+    *[_binary("less", t, "c", "np.bool_") for t in _TYPES],
+    ("BM_ew_small_fma_bsx", "np.multiply(a, b, out=r); np.add(r, c, out=r)", "a * b + c",
+     "a = rand(1000, np.float64); b = rand(1000, np.float64); c = rand(1000, np.float64)\n"
+     "r = np.empty(1000)\n"),
+    ("BM_ew_small_add_bsx", "np.add(a, b, out=r)", "a + b",
+     "a = rand(100, np.float64); b = rand(100, np.float64); r = np.empty(100)\n"),
+]
+
+# ---- issue 8: reductions (benchmark/bench_axis_reductions.cpp) ---------------------------
+
+_DTYPES = {"float32": "np.float32", "float64": "np.float64", "int32": "np.int32", "int64": "np.int64",
+           "bool": "np.bool_"}
+
+
+def _reduction(red, dtype, axis, size):
+    """np.<red> of a size x size matrix, whole or along axis 0 or 1 into a preallocated r,
+    on the data bench_axis_reductions.cpp uses: ones for all and zeros for any (full
+    scans), else floats in [0.5, 1.5) or integers 1 to 3."""
+    t, shape = _DTYPES[dtype], f"({size}, {size})"
+    if red in ("all", "any"):
+        data = f"x = np.{'ones' if red == 'all' else 'zeros'}({shape}, {t})\n"
+    elif dtype.startswith("float"):
+        data = f"x = np.random.default_rng(7).uniform(0.5, 1.5, {shape}).astype({t})\n"
+    else:
+        data = f"x = np.random.default_rng(7).integers(1, 4, {shape}).astype({t})\n"
+    if axis == "whole":
+        setup, stmt = data, f"np.{red}(x)"
+    else:
+        k = axis[-1]
+        setup, stmt = data + f"r = np.{red}(x, axis={k})\n", f"np.{red}(x, axis={k}, out=r)"
+    return (f"BM_np_{red}_{dtype}_{axis}_{size}x{size}_bsx", stmt, None, setup)
+
+
+REDUCTION_CASES = [
+    _reduction(red, dtype, axis, size)
+    for dtype in _DTYPES
+    for red in (("all", "any") if dtype == "bool" else ("sum", "prod", "min", "max", "all", "any"))
+    for axis in ("whole", "axis0", "axis1")
+    for size in (100, 2000)
+]
+
+# ---- other issues add their lists here (MATH_CASES) --------------------------------------
+
+# (title, benchmark binary, cases)
+SUITES = [
+    ("element-wise", "bench_elementwise", ELEMENTWISE_CASES),
+    ("reductions", "bench_axis_reductions", REDUCTION_CASES),
+]
+
+# ---- machinery ---------------------------------------------------------------------------
+
+TO_SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+THREADS = (1, 2)
+NOT_SLOWER = 0.9  # other time / bsx time at or above this: not slower beyond noise
+
+
+def rand(shape, dtype):
+    """Inputs like the C++ side's: floats in [0.5, 2), integers in [-1000, 1000], fair bools."""
+    import numpy as np
+    rng = np.random.default_rng(1)
+    if dtype == np.bool_:
+        return rng.random(shape) < 0.5
+    if np.issubdtype(dtype, np.integer):
+        return rng.integers(-1000, 1001, shape).astype(dtype)
+    return rng.uniform(0.5, 2.0, shape).astype(dtype)
+
+
+def bsx_medians(binary, names, repetitions, min_time):
+    """{(benchmark name, threads): median seconds} from one run of `binary`."""
+    pattern = "^(" + "|".join(re.escape(n) for n in names) + ")/"
+    cmd = [str(binary), "--benchmark_format=json", f"--benchmark_filter={pattern}",
+           f"--benchmark_repetitions={repetitions}", "--benchmark_report_aggregates_only=true",
+           f"--benchmark_min_time={min_time}"]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    medians = {}
+    for b in json.loads(out)["benchmarks"]:
+        if b.get("aggregate_name", "median") != "median" or b.get("error_occurred"):
+            continue
+        parts = b.get("run_name", b["name"]).split("/")
+        threads = next((int(p.split(":")[1]) for p in parts if p.startswith("threads:")), 1)
+        medians[(parts[0], threads)] = b["real_time"] * TO_SECONDS[b["time_unit"]]
+    return medians
+
+
+def time_statement(stmt, namespace, repetitions):
+    """Median seconds per execution of `stmt` (each repeat runs long enough to time)."""
+    timer = timeit.Timer(stmt, globals=namespace)
+    number, _ = timer.autorange()
+    number = max(1, number // 4)  # autorange aims at 0.2 s; 0.05 s per repeat is enough
+    return statistics.median(t / number for t in timer.repeat(repeat=repetitions, number=number))
+
+
+def other_times(case, repetitions, numexpr):
+    """NumPy at 1 thread and numexpr at 1 and 2 threads, in seconds (None: not run)."""
+    import numpy as np
+    _, numpy_stmt, ne_expr, setup = case
+    ns = {"np": np, "rand": rand}
+    exec(setup, ns)  # the case's own inputs, made here, by this script's table
+    times = {"numpy": time_statement(numpy_stmt, ns, repetitions)}
+    for t in THREADS:
+        times[f"numexpr{t}"] = None
+        if numexpr is not None and ne_expr is not None:
+            numexpr.set_num_threads(t)
+            ns["_ne"], ns["_ex"] = numexpr, ne_expr
+            times[f"numexpr{t}"] = time_statement("_ne.evaluate(_ex, out=r)", ns, repetitions)
+    return times
+
+
+def fmt_time(t):
+    if t is None:
+        return "-"
+    return f"{t * 1e3:.3f} ms" if t >= 1e-3 else f"{t * 1e6:.2f} us"
+
+
+def fmt_ratio(other, mine, misses):
+    if other is None or mine is None:
+        return "-"
+    r = other / mine
+    if r < NOT_SLOWER:
+        misses.append(r)
+        return f"**{r:.2f}**"
+    return f"{r:.2f}"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bench-dir", default=Path(__file__).resolve().parent.parent / "build/bench/benchmark",
+                    type=Path, help="where the bsx benchmark binaries are (default: build/bench/benchmark)")
+    ap.add_argument("--repetitions", type=int, default=5, help="bsx repetitions and timeit repeats (medians)")
+    ap.add_argument("--min-time", type=float, default=0.05, help="--benchmark_min_time per bsx repetition")
+    ap.add_argument("--filter", default="", help="regular expression: only cases whose bsx name matches")
+    args = ap.parse_args()
+
+    try:
+        import numpy as np
+    except ImportError:
+        print("vs_numpy: numpy is not installed for this python; nothing to compare (use /usr/bin/python3)")
+        return 0
+    try:
+        import numexpr
+    except ImportError:
+        numexpr = None
+    print(f"NumPy {np.__version__} (1 thread), numexpr {numexpr.__version__ if numexpr else 'not installed'}; "
+          f"ratio = other time / bsx time (below {NOT_SLOWER}: bsx slower, in bold); "
+          f"medians of {args.repetitions}\n")
+    print("| case | bsx 1t | NumPy 1t | NumPy/bsx | numexpr 1t | ne/bsx 1t | bsx 2t | numexpr 2t | ne/bsx 2t |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    total_misses = 0
+    for title, binary_name, cases in SUITES:
+        cases = [c for c in cases if re.search(args.filter, c[0])]
+        binary = args.bench_dir / binary_name
+        if not cases:
+            continue
+        if not binary.exists():
+            print(f"| *{title}: {binary} not built, skipped* |||||||||")
+            continue
+        mine = bsx_medians(binary, [c[0] for c in cases], args.repetitions, args.min_time)
+        for case in cases:
+            name = case[0]
+            other = other_times(case, args.repetitions, numexpr)
+            misses = []
+            b1, b2 = mine.get((name, 1)), mine.get((name, 2))
+            row = [fmt_time(b1), fmt_time(other["numpy"]), fmt_ratio(other["numpy"], b1, misses),
+                   fmt_time(other["numexpr1"]), fmt_ratio(other["numexpr1"], b1, misses),
+                   fmt_time(b2), fmt_time(other["numexpr2"]), fmt_ratio(other["numexpr2"], b2, misses)]
+            label = re.sub(r"^BM_|_bsx$", "", name) + (" (slower)" if misses else "")
+            total_misses += bool(misses)
+            print(f"| {label} | " + " | ".join(row) + " |")
+            sys.stdout.flush()
+    print(f"\n{total_misses} case(s) where bsx is slower beyond noise.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
