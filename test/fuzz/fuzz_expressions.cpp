@@ -12,6 +12,8 @@
 // operators, and a nested reduction); the run-time choices are everything else.
 #include <bsx/bsx.hpp>
 
+#include "fuzz_input.hpp"
+
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -25,15 +27,7 @@ namespace {
 using bsx::index_t;
 constexpr index_t pool_size = 64;
 
-struct bytes {
-    const std::uint8_t* p;
-    std::size_t n;
-    std::uint8_t next() {
-        if (n == 0) return 0;
-        --n;
-        return *p++;
-    }
-};
+using fuzz::bytes;
 
 /// A binary operation chosen at run time among bsx's own scalar operations.
 struct any_op {

@@ -5,6 +5,8 @@
 // shape or on the exact error (type and message); any difference aborts.
 #include <bsx/bsx.hpp>
 
+#include "fuzz_input.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -25,15 +27,7 @@ using bsx::index_t;
 using extents = std::vector<index_t>;
 
 // ---------------------------------------------------------------- input decoding
-struct bytes {
-    const std::uint8_t* p;
-    std::size_t n;
-    std::uint8_t next() {
-        if (n == 0) return 0;
-        --n;
-        return *p++;
-    }
-};
+using fuzz::bytes;
 
 index_t extent_from(std::uint8_t b) {
     switch (b % 16) {
