@@ -3,6 +3,7 @@
 // assign_broadcast: bind the tree, coalesce, run the one fused loop.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <string_view>
@@ -68,7 +69,10 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
             direct &= unit;
             periodic &= unit || o->period != 0;  // the destination never has a period
         }
-        const index_t chunk = direct ? loop.extent[loop.nd - 1] : periodic ? periodic_chunk : BSX_CHUNK;
+        // A math node's tiles bound the chunk even when every operand is unit-stride.
+        const index_t row_chunk = bounded_chunks<decltype(ev)> ? std::min(loop.extent[loop.nd - 1], periodic_chunk)
+                                                               : loop.extent[loop.nd - 1];
+        const index_t chunk = direct ? row_chunk : periodic ? periodic_chunk : BSX_CHUNK;
         run_loop(ev, data, dst.stride, loop, chunk, threads, whole_rows ? row : 1);
     }
 }
