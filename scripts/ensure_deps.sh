@@ -4,8 +4,10 @@
 set -euo pipefail
 
 # pkg-config: the install test; python3-numpy: the .npy round-trip test;
-# python3-matplotlib: benchmark/performance.py (plots); libsleef-dev: vector math (optional).
-packages=(g++ cmake make libboost-dev libboost-test-dev libbenchmark-dev libomp-dev libsleef-dev pkg-config python3-numpy python3-matplotlib)
+# python3-matplotlib: benchmark/performance.py (plots); libsleef-dev: vector math (optional);
+# clang-14 and libclang-rt-14-dev: the tsan and fuzz presets (ThreadSanitizer, libFuzzer).
+packages=(g++ cmake make libboost-dev libboost-test-dev libbenchmark-dev libomp-dev libsleef-dev pkg-config python3-numpy
+          python3-matplotlib clang-14 libclang-rt-14-dev)
 
 if [[ "${BSX_SKIP_DEPS:-0}" == 1 ]]; then
   exit 0

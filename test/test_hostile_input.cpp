@@ -22,6 +22,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <new>
 #include <stdexcept>
@@ -157,6 +159,42 @@ BOOST_AUTO_TEST_CASE(views_check_their_shapes) {
     expect_throw<std::length_error>([&] { (void)(col + row); },
                                     "bsx: operator+: shape (1099511627776,1099511627776) is too large");
     expect_throw<std::length_error>([&] { (void)bsx::where(col > 0.0, col, row); }, "bsx: where: shape");
+}
+
+// broadcast_shapes takes shapes from the user too (the shapes fuzz target's model checks
+// them first; bsx used to report (-3,) with (1,) as broadcastable to (-3,)).
+BOOST_AUTO_TEST_CASE(broadcast_shapes_checks_its_inputs) {
+    expect_throw<std::invalid_argument>(
+        [] { (void)bsx::broadcast_shapes(bsx::shape_t<1>{-3}, bsx::shape_t<1>{1}); },
+        "bsx: broadcast_shapes: shape (-3,) has the negative extent -3 on axis 0");
+    expect_throw<std::length_error>(
+        [] { (void)bsx::broadcast_shapes(bsx::shape_t<2>{huge, huge}, bsx::shape_t<0>{}); },
+        "bsx: broadcast_shapes: shape (1099511627776,1099511627776) is too large");
+    expect_throw<std::length_error>(
+        [] { (void)bsx::broadcast_shapes(bsx::shape_t<2>{huge, 1}, bsx::shape_t<2>{1, huge}); },
+        "bsx: broadcast_shapes: shape (1099511627776,1099511627776) is too large");
+    expect_throw<std::invalid_argument>(
+        [] { (void)bsx::broadcast_shapes(bsx::shape_t<1>{2}, bsx::shape_t<1>{1}, bsx::shape_t<2>{-1, 2}); },
+        "bsx: broadcast_shapes: shape (-1,2) has the negative extent -1 on axis 0");
+}
+
+// Found while writing fuzz_npy: a header shape with a zero extent beside a huge one counted as
+// empty, then the array constructor threw std::length_error, where a malformed file
+// must give std::runtime_error.
+BOOST_AUTO_TEST_CASE(npy_shape_too_large_is_a_file_fault) {
+    const std::string header = "{'descr': '<f8', 'fortran_order': False, 'shape': (0, 4611686018427387904), }";
+    std::string text = "\x93NUMPY";
+    text += '\x01';
+    text += '\x00';
+    const std::string padded = header + std::string(117 - header.size(), ' ') + "\n";  // 10 + 118 = 128 bytes
+    text += char(padded.size() & 0xff);
+    text += char(padded.size() >> 8);
+    text += padded;
+    const auto path = std::filesystem::temp_directory_path() / "bsx_test_hostile_zero_huge.npy";
+    std::ofstream(path, std::ios::binary) << text;
+    expect_throw<std::runtime_error>([&] { (void)bsx::load_npy<double, 2>(path); },
+                                     "the shape (0,4611686018427387904) is no array's");
+    std::filesystem::remove(path);
 }
 
 BOOST_AUTO_TEST_CASE(bad_alloc_leaves_the_destination_unchanged) {

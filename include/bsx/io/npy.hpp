@@ -335,6 +335,14 @@ array<T, N> load_npy(const std::filesystem::path& path) {
              " bytes after the data the shape " + format_shape(shape) + " describes");
 
     // Fortran order: the bytes are the C-order data of the transposed array.
+    // A shape no array can have (a zero extent beside extents whose product overflows,
+    // which the count above lets through as empty) is a fault of the file too.
+    try {
+        detail::checked_size("load_npy", shape, sizeof(T));
+    } catch (const std::exception&) {
+        fail("the shape " + format_shape(shape) + " is no array's: an extent is negative, or the data would take "
+             "more than PTRDIFF_MAX bytes");
+    }
     shape_t<N> stored = shape;
     if (h.fortran_order) std::reverse(stored.begin(), stored.end());
     array<T, N> a(stored);
