@@ -118,11 +118,43 @@ REDUCTION_CASES = [
     for size in (100, 2000)
 ]
 
-# ---- other issues add their lists here (MATH_CASES) --------------------------------------
+# ---- issue 9: vector math (benchmark/bench_math.cpp) --------------------------------------
+
+# bsx name: (NumPy ufunc, numexpr function or None, arity, input scale)
+_MATH = {
+    "sqrt": ("np.sqrt", "sqrt", 1, 1), "cbrt": ("np.cbrt", None, 1, 1), "exp": ("np.exp", "exp", 1, 1),
+    "expm1": ("np.expm1", "expm1", 1, 1), "log": ("np.log", "log", 1, 1), "log2": ("np.log2", None, 1, 1),
+    "log10": ("np.log10", "log10", 1, 1), "log1p": ("np.log1p", "log1p", 1, 1), "sin": ("np.sin", "sin", 1, 1),
+    "cos": ("np.cos", "cos", 1, 1), "tan": ("np.tan", "tan", 1, 1), "asin": ("np.arcsin", "arcsin", 1, 0.5),
+    "acos": ("np.arccos", "arccos", 1, 0.5), "atan": ("np.arctan", "arctan", 1, 1),
+    "sinh": ("np.sinh", "sinh", 1, 1), "cosh": ("np.cosh", "cosh", 1, 1), "tanh": ("np.tanh", "tanh", 1, 1),
+    "pow": ("np.power", "x ** y", 2, 1), "atan2": ("np.arctan2", "arctan2", 2, 1), "hypot": ("np.hypot", None, 2, 1),
+}
+
+
+def _math(fn, type_, lay):
+    """r = fn(x[, y]) on 10^5 float or double elements read with stride 1, 2 or 4."""
+    ufunc, ne_fn, arity, scale = _MATH[fn]
+    dtype, s = _TYPES[type_], _STRIDES[lay]
+    setup = _N + (f"x0 = rand(n * {s}, {dtype}) * {dtype}({scale}); y0 = rand(n * {s}, {dtype})\n"
+                  f"x = x0[::{s}]; y = y0[::{s}]; r = np.empty(n, {dtype})\n")
+    args = "x" if arity == 1 else "x, y"
+    ne = None if ne_fn is None else (ne_fn if "**" in ne_fn else f"{ne_fn}({args})")
+    return (f"BM_math_{fn}_{type_}_{lay}_bsx", f"{ufunc}({args}, out=r)", ne, setup)
+
+
+MATH_CASES = [
+    ("BM_sum_exp_bsx", "np.sum(np.exp(x))", None, "x = rand(10**7, np.float64) - 1.25\n"),
+    ("BM_hypot_outer_bsx", "np.sqrt(xc * xc + yr * yr, out=r)", "sqrt(xc * xc + yr * yr)",
+     "x = rand(4000, np.float64); y = rand(4000, np.float64)\n"
+     "xc = x[:, None]; yr = y[None, :]; r = np.empty((4000, 4000))\n"),
+    *[_math(fn, t, lay) for fn in _MATH for t in ("f64", "f32") for lay in _STRIDES],
+]
 
 # (title, benchmark binary, cases)
 SUITES = [
     ("element-wise", "bench_elementwise", ELEMENTWISE_CASES),
+    ("vector math", "bench_math", MATH_CASES),
     ("reductions", "bench_axis_reductions", REDUCTION_CASES),
 ]
 

@@ -4,8 +4,8 @@
 set -euo pipefail
 
 # pkg-config: the install test; python3-numpy: the .npy round-trip test;
-# python3-matplotlib: benchmark/performance.py (plots).
-packages=(g++ cmake make libboost-dev libboost-test-dev libbenchmark-dev libomp-dev pkg-config python3-numpy python3-matplotlib)
+# python3-matplotlib: benchmark/performance.py (plots); libsleef-dev: vector math (optional).
+packages=(g++ cmake make libboost-dev libboost-test-dev libbenchmark-dev libomp-dev libsleef-dev pkg-config python3-numpy python3-matplotlib)
 
 if [[ "${BSX_SKIP_DEPS:-0}" == 1 ]]; then
   exit 0

@@ -25,9 +25,7 @@
 #include <string>
 #include <vector>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
+#include "test_support.hpp"
 
 namespace {
 
@@ -37,22 +35,6 @@ using vec = std::vector<double>;
 constexpr double inf = std::numeric_limits<double>::infinity();
 
 // ------------------------------------------------------------------ helpers
-
-/// Runs f once per thread count (1, 2, 3 with OpenMP; once without), restoring the
-/// previous setting afterwards. Large cases then take both the serial and the parallel path.
-template <class F>
-void for_thread_counts(F&& f) {
-#ifdef _OPENMP
-    const int saved = omp_get_max_threads();
-    for (int t : {1, 2, 3}) {
-        omp_set_num_threads(t);
-        BOOST_TEST_CONTEXT("threads = " << t) { f(); }
-    }
-    omp_set_num_threads(saved);
-#else
-    f();
-#endif
-}
 
 /// Random values in [lo, hi) from a fixed seed.
 vec random_values(std::size_t n, std::uint64_t seed, double lo = -10.0, double hi = 10.0) {
@@ -159,7 +141,7 @@ void run_floyd_warshall(index_t n, std::uint64_t seed) {
     BOOST_REQUIRE(same(expected_tl, expected_ef));  // the two references agree
     // The graph must be non-trivial: some paths got shorter.
     BOOST_REQUIRE(!same(expected_tl, g));
-    for_thread_counts([&] {
+    test_support::for_thread_counts([&] {
         auto dist = make_array<2>({n, n}, g);
         for (index_t k = 0; k < n; ++k) dist = bsx::min(dist, dist.col(k) + dist.row(k));
         check_equal(dist, {n, n}, expected_tl);
@@ -176,7 +158,7 @@ void run_floyd_warshall_negative(index_t n, std::uint64_t seed, index_t steps) {
         fw_step_in_place(wrong, n, k, 1.0);
     }
     BOOST_REQUIRE_MESSAGE(!same(expected, wrong), "the case must distinguish value semantics from in-place");
-    for_thread_counts([&] {
+    test_support::for_thread_counts([&] {
         auto a = make_array<2>({n, n}, g);
         for (index_t k = 0; k < steps; ++k) a = bsx::min(a, a.col(k) + a.row(k) - 1.0);
         check_equal(a, {n, n}, expected);
@@ -200,7 +182,7 @@ BOOST_AUTO_TEST_CASE(single_step_each_k_negative) {
     for (index_t k : {index_t(0), index_t(1), n / 2, n - 2, n - 1}) {
         BOOST_TEST_CONTEXT("k = " << k) {
             const vec expected = fw_step_reference(g, n, k, 1.0, true);
-            for_thread_counts([&] {
+            test_support::for_thread_counts([&] {
                 auto a = make_array<2>({n, n}, g);
                 a = bsx::min(a, a.col(k) + a.row(k) - 1.0);
                 check_equal(a, {n, n}, expected);
@@ -223,7 +205,7 @@ BOOST_AUTO_TEST_CASE(a_plus_transpose_a) {
             for (index_t i = 0; i < n; ++i)
                 for (index_t j = 0; j < n; ++j)
                     expected[std::size_t(i * n + j)] = g[std::size_t(i * n + j)] + g[std::size_t(j * n + i)];
-            for_thread_counts([&] {
+            test_support::for_thread_counts([&] {
                 auto a = make_array<2>({n, n}, g);
                 a = a + bsx::transpose(a);
                 check_equal(a, {n, n}, expected);
@@ -243,7 +225,7 @@ BOOST_AUTO_TEST_CASE(a_equals_transpose_a) {
             vec expected(g.size());
             for (index_t i = 0; i < n; ++i)
                 for (index_t j = 0; j < n; ++j) expected[std::size_t(i * n + j)] = g[std::size_t(j * n + i)];
-            for_thread_counts([&] {
+            test_support::for_thread_counts([&] {
                 auto a = make_array<2>({n, n}, g);
                 a = bsx::transpose(a);
                 check_equal(a, {n, n}, expected);
@@ -274,7 +256,7 @@ BOOST_AUTO_TEST_CASE(a_minus_equals_transpose_a) {
     for (index_t i = 0; i < n; ++i)
         for (index_t j = 0; j < n; ++j)
             expected[std::size_t(i * n + j)] = g[std::size_t(i * n + j)] - g[std::size_t(j * n + i)];
-    for_thread_counts([&] {
+    test_support::for_thread_counts([&] {
         auto a = make_array<2>({n, n}, g);
         a -= bsx::transpose(a);
         check_equal(a, {n, n}, expected);
@@ -300,7 +282,7 @@ BOOST_AUTO_TEST_CASE(a_equals_col0_plus_a) {
                     exp_last[e] = g[e] + g[std::size_t(i * n + n - 1)];
                     exp_row0[e] = g[std::size_t(j)] * g[e];
                 }
-            for_thread_counts([&] {
+            test_support::for_thread_counts([&] {
                 auto a = make_array<2>({m, n}, g);
                 a = a.col(0) + a;
                 check_equal(a, {m, n}, exp_col0);
@@ -322,7 +304,7 @@ BOOST_AUTO_TEST_CASE(row0_equals_row1_plus_row0) {
             const vec g = random_values(std::size_t(m * n), 50 + std::uint64_t(n));
             vec expected = g;
             for (index_t j = 0; j < n; ++j) expected[std::size_t(j)] = g[std::size_t(n + j)] + g[std::size_t(j)];
-            for_thread_counts([&] {
+            test_support::for_thread_counts([&] {
                 auto a = make_array<2>({m, n}, g);
                 a.row(0) = a.row(1) + a.row(0);
                 check_equal(a, {m, n}, expected);
@@ -339,7 +321,7 @@ BOOST_AUTO_TEST_CASE(col0_equals_col1_plus_col0) {
             vec expected = g;
             for (index_t i = 0; i < m; ++i)
                 expected[std::size_t(i * n)] = g[std::size_t(i * n + 1)] + g[std::size_t(i * n)];
-            for_thread_counts([&] {
+            test_support::for_thread_counts([&] {
                 auto a = make_array<2>({m, n}, g);
                 a.col(0) = a.col(1) + a.col(0);
                 check_equal(a, {m, n}, expected);
@@ -355,7 +337,7 @@ BOOST_AUTO_TEST_CASE(outer_product_of_own_row_and_col) {
     vec expected(g.size());
     for (index_t i = 0; i < n; ++i)
         for (index_t j = 0; j < n; ++j) expected[std::size_t(i * n + j)] = g[std::size_t(i * n)] * g[std::size_t(j)];
-    for_thread_counts([&] {
+    test_support::for_thread_counts([&] {
         auto a = make_array<2>({n, n}, g);
         a = a.col(0) * a.row(0);
         check_equal(a, {n, n}, expected);
@@ -375,7 +357,7 @@ BOOST_AUTO_TEST_CASE(compound_plus_row0) {
                     exp_col[e] = g[e] * g[std::size_t(i * n)];
                     exp_self[e] = g[e] - g[e];
                 }
-            for_thread_counts([&] {
+            test_support::for_thread_counts([&] {
                 auto a = make_array<2>({m, n}, g);
                 a += a.row(0);
                 check_equal(a, {m, n}, exp_row);
@@ -398,7 +380,7 @@ BOOST_AUTO_TEST_CASE(broadcast_to_of_own_row) {
     for (index_t i = 0; i < m; ++i)
         for (index_t j = 0; j < n; ++j)
             expected[std::size_t(i * n + j)] = g[std::size_t(3 * n + j)] - g[std::size_t(i * n + j)];
-    for_thread_counts([&] {
+    test_support::for_thread_counts([&] {
         auto a = make_array<2>({m, n}, g);
         a = bsx::broadcast_to(a.row(3), a.shape()) - a;
         check_equal(a, {m, n}, expected);
@@ -414,7 +396,7 @@ BOOST_AUTO_TEST_CASE(where_reading_own_row) {
             const std::size_t e = std::size_t(i * n + j);
             expected[e] = g[e] > 0 ? g[std::size_t((m - 1) * n + j)] : g[e];
         }
-    for_thread_counts([&] {
+    test_support::for_thread_counts([&] {
         auto a = make_array<2>({m, n}, g);
         a = bsx::where(a > 0.0, a.row(m - 1), a);
         check_equal(a, {m, n}, expected);
@@ -441,7 +423,7 @@ BOOST_AUTO_TEST_CASE(one_dimensional_both_directions) {
                 for (index_t i = 1; i < n; ++i) smear[std::size_t(i)] = smear[std::size_t(i - 1)];
                 BOOST_REQUIRE(!same(smear, right));
             }
-            for_thread_counts([&] {
+            test_support::for_thread_counts([&] {
                 auto v = make_array<1>({n}, g);
                 bsx::slice(v, bsx::range(1, n)) = bsx::slice(v, bsx::range(0, n - 1));
                 check_equal(v, {n}, right);
@@ -478,7 +460,7 @@ BOOST_AUTO_TEST_CASE(two_dimensional_each_axis) {
                     if (j >= 1) rightw[e] = at(i, j - 1);
                     if (j + 1 < n) leftw[e] = at(i, j + 1);
                 }
-            for_thread_counts([&] {
+            test_support::for_thread_counts([&] {
                 auto a = make_array<2>({m, n}, g);
                 bsx::slice(a, bsx::range(1, m)) = bsx::slice(a, bsx::range(0, m - 1));
                 check_equal(a, {m, n}, down);
@@ -507,7 +489,7 @@ BOOST_AUTO_TEST_CASE(strided_slices_overlapping) {
     vec e1 = g, e2 = g;
     for (index_t i = 0; i + 1 < n; i += 2) e1[std::size_t(i)] = g[std::size_t(i + 1)] + g[std::size_t(i)];
     for (index_t i = 2; i < n; i += 2) e2[std::size_t(i)] = g[std::size_t(i - 2)];
-    for_thread_counts([&] {
+    test_support::for_thread_counts([&] {
         auto v = make_array<1>({n}, g);
         bsx::slice(v, bsx::range(0, n - 1, 2)) = bsx::slice(v, bsx::range(1, n, 2)) + bsx::slice(v, bsx::range(0, n - 1, 2));
         check_equal(v, {n}, e1);
@@ -532,7 +514,7 @@ BOOST_AUTO_TEST_CASE(reverse_into_same_array) {
                 rev[std::size_t(i)] = g[std::size_t(n - 1 - i)];
                 sum[std::size_t(i)] = g[std::size_t(i)] + g[std::size_t(n - 1 - i)];
             }
-            for_thread_counts([&] {
+            test_support::for_thread_counts([&] {
                 auto v = make_array<1>({n}, g);
                 v = bsx::slice(v, bsx::range(-1, -n - 1, -1));
                 check_equal(v, {n}, rev);
@@ -565,7 +547,7 @@ BOOST_AUTO_TEST_CASE(reversed_source_starting_outside_the_destination) {
             vec wrong = g;  // the same copy done in place, front to back
             for (index_t i = 0; i < h; ++i) wrong[std::size_t(i)] = wrong[std::size_t(h - i)];
             BOOST_REQUIRE(!same(wrong, expected));
-            for_thread_counts([&] {
+            test_support::for_thread_counts([&] {
                 auto v = make_array<1>({n}, g);
                 bsx::slice(v, bsx::range(0, h)) = bsx::slice(v, bsx::range(h, 0, -1));
                 check_equal(v, {n}, expected);
@@ -589,7 +571,7 @@ BOOST_AUTO_TEST_CASE(reverse_along_each_axis_2d) {
             r0[std::size_t(i * n + j)] = g[std::size_t((m - 1 - i) * n + j)];
             r1[std::size_t(i * n + j)] = g[std::size_t(i * n + (n - 1 - j))];
         }
-    for_thread_counts([&] {
+    test_support::for_thread_counts([&] {
         auto a = make_array<2>({m, n}, g);
         a = bsx::slice(a, bsx::range(-1, -m - 1, -1));
         check_equal(a, {m, n}, r0);
@@ -622,7 +604,7 @@ BOOST_AUTO_TEST_CASE(permute_cube_onto_itself) {
                         p021[e] = G(i, k, j);
                         plus[e] = G(i, j, k) + G(k, i, j);
                     }
-            for_thread_counts([&] {
+            test_support::for_thread_counts([&] {
                 auto a = make_array<3>({n, n, n}, g);
                 a = bsx::permute(a, {1, 2, 0});
                 check_equal(a, {n, n, n}, p120);
@@ -690,7 +672,7 @@ BOOST_AUTO_TEST_CASE(destination_grows_large) {
     vec expected(std::size_t(n * n));
     for (index_t i = 0; i < n; ++i)
         for (index_t j = 0; j < n; ++j) expected[std::size_t(i * n + j)] = g[std::size_t(i)] + g[std::size_t(j)];
-    for_thread_counts([&] {
+    test_support::for_thread_counts([&] {
         auto r = make_array<2>({1, n}, g);
         r = bsx::transpose(r) + r;
         check_equal(r, {n, n}, expected);

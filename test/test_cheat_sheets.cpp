@@ -36,6 +36,15 @@ BOOST_AUTO_TEST_CASE(integer_division_and_remainder) {
     BOOST_TEST(values((a - bsx::mod(a, 2)) / 2) == (std::vector<double>{-4, 3}), boost::test_tools::per_element());
     BOOST_TEST(values(bsx::cast<double>(a) / 2) == (std::vector<double>{-3.5, 3.5}), boost::test_tools::per_element());
     static_assert(std::is_same_v<bsx::value_type_t<decltype(a / 2)>, int>);
+    // doc/reference.md, "Integer arithmetic": a zero divisor gives 0, as NumPy
+    const bsx::array<int, 1> d{2, 2, 0};
+    BOOST_TEST(values(bsx::array<int, 1>{-7, 7, 1} / d) == (std::vector<double>{-3, 3, 0}),
+               boost::test_tools::per_element());
+    BOOST_TEST(values(bsx::array<int, 1>{-7, 7, 1} % d) == (std::vector<double>{-1, 1, 0}),
+               boost::test_tools::per_element());
+    const auto mixed = bsx::array<std::int8_t, 1>{-1} + bsx::array<std::uint32_t, 1>{1u};
+    static_assert(std::is_same_v<bsx::value_type_t<decltype(mixed)>, std::int64_t>);
+    BOOST_TEST(bsx::eval(mixed)(0) == 0);
 }
 
 BOOST_AUTO_TEST_CASE(mod_and_rem_by_zero) {

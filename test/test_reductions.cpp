@@ -1278,6 +1278,7 @@ BOOST_AUTO_TEST_CASE(early_exit_gives_the_answer_of_a_full_scan) {
                 BOOST_TEST(bsx::all(dones) == !decided);
                 BOOST_TEST(bsx::any(dzeros) == decided);
                 BOOST_TEST(bsx::all(!zeros) == !decided);  // through an expression
+                BOOST_TEST(bsx::all(bsx::exp(dzeros) > 0.5) == !decided);  // through vector math (exp(NaN) is NaN)
                 // As one row of a matrix, and along axis 1 of three rows.
                 const auto rows = bsx::reshape<2>(std::as_const(ones), shape<2>{3, n / 3});
                 const auto per_row = bsx::eval(bsx::all(rows, bsx::axis(1)));

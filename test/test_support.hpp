@@ -9,7 +9,27 @@
 #include <string>
 #include <vector>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 namespace test_support {
+
+/// Runs f once per thread count (1, 2, 3 with OpenMP; once without), restoring the
+/// previous setting afterwards. Large cases then take both the serial and the parallel path.
+template <class F>
+void for_thread_counts(F&& f) {
+#ifdef _OPENMP
+    const int saved = omp_get_max_threads();
+    for (int t : {1, 2, 3}) {
+        omp_set_num_threads(t);
+        BOOST_TEST_CONTEXT("threads = " << t) { f(); }
+    }
+    omp_set_num_threads(saved);
+#else
+    f();
+#endif
+}
 
 /// A shape as NumPy prints it: `()`, `(3,)`, `(2,3)`.
 template <class S>

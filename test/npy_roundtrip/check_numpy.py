@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Round trip of .npy files between NumPy and bsx (CTest npy_numpy_roundtrip).
+"""bsx against NumPy (CTest numpy_roundtrip): .npy files both ways, and printing.
 
     check_numpy.py <npy_tool> <scratch dir>
 
@@ -7,7 +7,10 @@ NumPy writes random arrays of every dtype, ranks 0 to 4, C and Fortran order, li
 and big-endian, header versions 1.0, 2.0 and 3.0; bsx loads each and saves it again;
 NumPy checks that the values came back equal, little-endian and C-ordered, byte for
 byte what np.save writes. Then bsx writes a few expressions and NumPy checks them.
-Exits 77 (CTest: skipped) when NumPy is not installed.
+Last, bsx prints 300 random arrays (every kind of element, magnitudes from 1e-12 to 1e12,
+NaN and inf, arrays large enough to be summarized) and each text must be what
+np.array2string(a, separator=', ') gives. Exits 77 (CTest: skipped) when NumPy is not
+installed.
 """
 import io
 import os
@@ -40,6 +43,52 @@ def random_array(rng, name, shape):
     if flat.size >= 4:
         flat[:4] = [np.nan, np.inf, -np.inf, -0.0]
     return a
+
+
+PRINT_CASES = 300
+
+
+def print_case(rng):
+    """A random array for the printing comparison."""
+    name = str(rng.choice(["float64", "float64", "float32", "int64", "int8", "uint16", "bool"]))
+    rank = int(rng.integers(0, 4))
+    shape = tuple(int(x) for x in rng.integers(1, 7 if rank < 3 else 5, size=rank))
+    if rank >= 1 and rng.random() < 0.1:
+        shape = (int(rng.integers(900, 1300)),) + shape[1:]  # summarized
+    n = int(np.prod(shape, dtype=np.int64))
+    if name.startswith("float"):
+        a = rng.standard_normal(n) * 10.0 ** rng.integers(-12, 12)
+        if rng.random() < 0.3:
+            a = np.round(a, int(rng.integers(0, 4)))
+        if rng.random() < 0.2:
+            a[rng.integers(0, n, size=max(1, n // 4))] = rng.choice([np.nan, np.inf, -np.inf, 0.0, -0.0])
+        a = a.astype(name)
+    elif name == "bool":
+        a = rng.random(n) < 0.5
+    else:
+        info = np.iinfo(name)
+        a = rng.integers(info.min, info.max, size=n, dtype=name, endpoint=True)
+        if rng.random() < 0.5:
+            a = (a % 50).astype(name)
+    return name, a.reshape(shape)
+
+
+def check_printing(tool, work, rng):
+    cases = [print_case(rng) for _ in range(PRINT_CASES)]
+    list_file = os.path.join(work, "print.txt")
+    with open(list_file, "w") as f:
+        for i, (name, a) in enumerate(cases):
+            path = os.path.join(work, f"print{i:03d}.npy")
+            np.save(path, a)
+            f.write(f"{name} {a.ndim} {path}\n")
+    printed = subprocess.run([tool, "print", list_file], check=True, capture_output=True, text=True).stdout
+    failures = 0
+    for (name, a), got in zip(cases, printed.split("\n@@\n")):
+        want = np.array2string(a, separator=", ")
+        if got != want:
+            failures += 1
+            print(f"PRINT MISMATCH {name} {a.shape}\nNumPy:\n{want}\nbsx:\n{got}")
+    return failures
 
 
 def npy_bytes(a):
@@ -100,9 +149,12 @@ def main():
             failures += 1
             print("MISMATCH", fname, got, want)
 
+    failures += check_printing(tool, work, rng)
+
     print(f"NumPy {np.__version__}: {len(cases)} files (11 dtypes, ranks 0-4, C and Fortran order, "
           f"little- and big-endian, versions 1.0/2.0/3.0) loaded and saved again by bsx, and "
-          f"{len(expected)} expressions saved by bsx, read by NumPy: {failures} mismatches")
+          f"{len(expected)} expressions saved by bsx, read by NumPy, and {PRINT_CASES} arrays printed by both: "
+          f"{failures} mismatches")
     shutil.rmtree(work, ignore_errors=True)
     return 1 if failures else 0
 

@@ -1,5 +1,6 @@
 // The bsx side of the NumPy round trip (check_numpy.py drives it):
 //   npy_tool copy <list>   each line "dtype rank in out": load_npy<dtype, rank>(in), then save_npy(out, ...)
+//   npy_tool print <list>  each line "dtype rank in": load_npy, then std::cout << it, then a line "@@"
 //   npy_tool make <dir>    writes a few expressions whose values check_numpy.py recomputes with NumPy
 #include <bsx/bsx.hpp>
 
@@ -8,33 +9,34 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace {
 
-template <class T, std::size_t... N>
-bool copy_as(int rank, const std::filesystem::path& in, const std::filesystem::path& out, std::index_sequence<N...>) {
-    return ((rank == int(N) ? (bsx::save_npy(out, bsx::load_npy<T, N>(in)), true) : false) || ...);
+/// Loads `in` as load_npy<T, rank> and hands the array to f (ranks 0 to 4).
+template <class T, class F, std::size_t... N>
+bool visit_as(int rank, const std::filesystem::path& in, F& f, std::index_sequence<N...>) {
+    return ((rank == int(N) ? (f(bsx::load_npy<T, N>(in)), true) : false) || ...);
 }
 
-template <class T>
-bool copy(int rank, const std::filesystem::path& in, const std::filesystem::path& out) {
-    return copy_as<T>(rank, in, out, std::make_index_sequence<5>{});
-}
-
-bool copy_file(const std::string& dtype, int rank, const std::filesystem::path& in, const std::filesystem::path& out) {
-    if (dtype == "bool") return copy<bool>(rank, in, out);
-    if (dtype == "int8") return copy<std::int8_t>(rank, in, out);
-    if (dtype == "int16") return copy<std::int16_t>(rank, in, out);
-    if (dtype == "int32") return copy<std::int32_t>(rank, in, out);
-    if (dtype == "int64") return copy<std::int64_t>(rank, in, out);
-    if (dtype == "uint8") return copy<std::uint8_t>(rank, in, out);
-    if (dtype == "uint16") return copy<std::uint16_t>(rank, in, out);
-    if (dtype == "uint32") return copy<std::uint32_t>(rank, in, out);
-    if (dtype == "uint64") return copy<std::uint64_t>(rank, in, out);
-    if (dtype == "float32") return copy<float>(rank, in, out);
-    if (dtype == "float64") return copy<double>(rank, in, out);
+/// The same for a dtype named as NumPy names it; false for an unknown dtype or rank.
+template <class F>
+bool visit(const std::string& dtype, int rank, const std::filesystem::path& in, F&& f) {
+    const auto as = [&]<class T>(std::type_identity<T>) { return visit_as<T>(rank, in, f, std::make_index_sequence<5>{}); };
+    if (dtype == "bool") return as(std::type_identity<bool>{});
+    if (dtype == "int8") return as(std::type_identity<std::int8_t>{});
+    if (dtype == "int16") return as(std::type_identity<std::int16_t>{});
+    if (dtype == "int32") return as(std::type_identity<std::int32_t>{});
+    if (dtype == "int64") return as(std::type_identity<std::int64_t>{});
+    if (dtype == "uint8") return as(std::type_identity<std::uint8_t>{});
+    if (dtype == "uint16") return as(std::type_identity<std::uint16_t>{});
+    if (dtype == "uint32") return as(std::type_identity<std::uint32_t>{});
+    if (dtype == "uint64") return as(std::type_identity<std::uint64_t>{});
+    if (dtype == "float32") return as(std::type_identity<float>{});
+    if (dtype == "float64") return as(std::type_identity<double>{});
     return false;
 }
 
@@ -56,21 +58,26 @@ int main(int argc, char** argv) try {
         make(argv[2]);
         return 0;
     }
-    if (mode != "copy") {
-        std::fprintf(stderr, "usage: npy_tool copy <list> | npy_tool make <dir>\n");
+    if (mode != "copy" && mode != "print") {
+        std::fprintf(stderr, "usage: npy_tool copy <list> | npy_tool print <list> | npy_tool make <dir>\n");
         return 2;
     }
     std::ifstream list(argv[2]);
     std::string dtype, in, out;
-    int rank = 0, copied = 0;
-    while (list >> dtype >> rank >> in >> out) {
-        if (!copy_file(dtype, rank, in, out)) {
+    int rank = 0;
+    while (list >> dtype >> rank >> in) {
+        bool known = false;
+        if (mode == "copy") {
+            list >> out;
+            known = visit(dtype, rank, in, [&](const auto& a) { bsx::save_npy(out, a); });
+        } else {
+            known = visit(dtype, rank, in, [](const auto& a) { std::cout << a << "\n@@\n"; });
+        }
+        if (!known) {
             std::fprintf(stderr, "npy_tool: no dtype %s of rank %d\n", dtype.c_str(), rank);
             return 2;
         }
-        ++copied;
     }
-    std::printf("npy_tool: %d files copied\n", copied);
     return 0;
 } catch (const std::exception& e) {
     std::fprintf(stderr, "npy_tool: %s\n", e.what());

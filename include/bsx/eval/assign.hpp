@@ -3,6 +3,7 @@
 // assign_broadcast: bind the tree, coalesce, run the one fused loop.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <string_view>
@@ -85,7 +86,8 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
             if (o.stride[inner] == 0 && o.period == 0 && constant_leaf == 0) constant_leaf = i;
             else direct = false;
         }
-        if (direct) {
+        // A math node's tiles bound the chunk, so its rows are never written whole.
+        if (direct && !bounded_chunks<decltype(ev)>) {
             const bool streaming = std::size_t(total) * sizeof(T) >= BSX_STREAMING_THRESHOLD &&
                                    !ev.reads_memory_of_destination();
             with_constant_leaf<decltype(ev)::leaf_count>(constant_leaf, [&](auto mask) {
@@ -95,7 +97,8 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
             });
             return;
         }
-        const index_t chunk = periodic ? periodic_chunk : BSX_CHUNK;
+        const index_t chunk = direct ? std::min(loop.extent[loop.nd - 1], periodic_chunk)
+                              : periodic ? periodic_chunk : BSX_CHUNK;
         run_loop(total, threads, granule, [&](index_t begin, index_t end, const first_exception* errors) {
             run_range(ev, data, dst.stride, loop, chunk, begin, end, errors);
         });

@@ -15,6 +15,7 @@
 
 #include <boost/hana/at.hpp>
 #include <boost/hana/for_each.hpp>
+#include <boost/hana/length.hpp>
 #include <boost/hana/transform.hpp>
 #include <boost/hana/tuple.hpp>
 #include <boost/hana/unpack.hpp>
@@ -28,6 +29,7 @@
 #include "../expr/with_rules.hpp"
 #include "alias.hpp"
 #include "loop.hpp"
+#include "math_evaluator.hpp"
 
 namespace bsx {
 
@@ -213,6 +215,7 @@ template <class... C>
 struct children_sizes<boost::hana::tuple<C...>> {
     static constexpr std::size_t tile_bytes = (std::size_t{0} + ... + C::tile_bytes);
     static constexpr std::size_t leaf_count = (std::size_t{0} + ... + C::leaf_count);
+    static constexpr bool has_math = (false || ... || bounded_chunks<C>);
     /// How many memory leaves come before child i (leaves are numbered left to right).
     static constexpr std::array<std::size_t, sizeof...(C)> leaf_offset = [] {
         std::array<std::size_t, sizeof...(C)> offset{};
@@ -259,6 +262,7 @@ struct node_evaluator {
         boost::hana::for_each(children, [&](auto& c) { c.prepare(j0, len); });
     }
     static constexpr std::size_t leaf_count = children_sizes<Children>::leaf_count;
+    static constexpr bool has_math = children_sizes<Children>::has_math;
     template <class P>
     P* collect_steps(P* out) noexcept {
         boost::hana::for_each(children, [&](auto& c) { out = c.collect_steps(out); });
@@ -368,8 +372,13 @@ auto make_evaluator(const E& e, const axis_map<rank_v<E>>& axes, const destinati
             for (std::size_t k = 0; k < r; ++k) child_axes[k] = axes[rules::result_axis(k, r, R)];
             return make_evaluator(child, child_axes, dest);
         });
-        return node_evaluator<std::remove_cvref_t<decltype(e.op())>, decltype(children)>{e.op(),
-                                                                                      std::move(children)};
+        using Op = std::remove_cvref_t<decltype(e.op())>;
+        using node = node_evaluator<Op, decltype(children)>;
+        if constexpr (vector_math_op<Op, value_type_t<E>>)
+            return math_evaluator<node, value_type_t<E>, decltype(boost::hana::length(e.children()))::value>{
+                {e.op(), std::move(children)}};
+        else
+            return node{e.op(), std::move(children)};
     }
 }
 

@@ -335,7 +335,10 @@ std::string array_to_string(const array<T, N>& a, const print_options& o) {
 /// Prints the values of any expression (evaluated first) as NumPy prints an array.
 template <expression E>
 std::ostream& operator<<(std::ostream& os, const E& e) {
-    return os << detail::array_to_string(eval(e), get_print_options());
+    if constexpr (std::is_same_v<std::remove_cvref_t<E>, array<value_type_t<E>, rank_v<E>>>)
+        return os << detail::array_to_string(e, get_print_options());  // no copy, no evaluator
+    else
+        return os << detail::array_to_string(eval(e), get_print_options());
 }
 
 }  // namespace bsx

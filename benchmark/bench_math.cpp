@@ -1,0 +1,156 @@
+// Vector math (exp, sin, pow, sqrt, ...) beside hand-written loops, and every math function
+// alone for benchmark/vs_numpy.py (MATH_CASES):
+//
+//   sum_exp       s = bsx::sum(bsx::exp(x))                    x: 10^7 doubles in [-1, 1)
+//                 hand: glibc's AVX-512 vector exp (_ZGVeN8v_exp, libmvec), 8 lanes at a time
+//   hypot_outer   r = bsx::sqrt(xc * xc + yr * yr)              xc: 4000 x 1, yr: 1 x 4000
+//                 hand: the same loop compiled with -fno-math-errno (math_hand_loops.cpp)
+//   math_<f>_<type>_<layout>   r = bsx::<f>(x) (x, y for pow, atan2, hypot), 10^5 elements of
+//                 float or double, contiguous (c) or every 2nd / 4th element (s2, s4);
+//                 inputs in [0.5, 2) as vs_numpy.py's rand() (asin, acos: halved)
+//
+// Names: BM_<workload>_<variant>/threads:<t>/real_time (ratios.py, vs_numpy.py).
+#include <bsx/bsx.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include "bench_common.hpp"
+#include "math_hand_loops.hpp"
+
+#include <cstdint>
+#include <random>
+#include <string>
+
+namespace {
+
+constexpr bsx::index_t sum_length = 10'000'000;
+constexpr bsx::index_t outer_n = 4000;
+constexpr bsx::index_t function_length = 100'000;
+
+template <class T>
+bsx::array<T, 1> uniform(bsx::index_t n, double lo, double hi, unsigned seed)
+{
+    auto v = bsx::zeros<T>(n);
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(lo, hi);
+    for (T& x : v) x = static_cast<T>(u(rng));
+    return v;
+}
+
+void BM_sum_exp_bsx(benchmark::State& state)
+{
+    set_threads(state, int(state.range(0)));
+    const auto x = uniform<double>(sum_length, -1, 1, 1);
+    for (auto _ : state) benchmark::DoNotOptimize(double(bsx::sum(bsx::exp(x))));
+    state.SetItemsProcessed(state.iterations() * sum_length);
+}
+BENCHMARK(BM_sum_exp_bsx)->Apply(thread_args);
+
+void BM_sum_exp_mvec(benchmark::State& state)
+{
+    set_threads(state, int(state.range(0)));
+    if (!hand_sum_exp_available()) {
+        state.SkipWithError("glibc's AVX-512 vector exp is not available in this build");
+        return;
+    }
+    const auto x = uniform<double>(sum_length, -1, 1, 1);
+    for (auto _ : state) benchmark::DoNotOptimize(hand_sum_exp(x.data(), sum_length));
+    state.SetItemsProcessed(state.iterations() * sum_length);
+}
+BENCHMARK(BM_sum_exp_mvec)->ArgName("threads")->Arg(1)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void BM_hypot_outer_bsx(benchmark::State& state)
+{
+    set_threads(state, int(state.range(0)));
+    const auto x = uniform<double>(outer_n, -1, 1, 2), y = uniform<double>(outer_n, -1, 1, 3);
+    const auto xc = bsx::reshape<2>(x, {outer_n, 1}), yr = bsx::reshape<2>(y, {1, outer_n});
+    auto r = bsx::zeros<double>(outer_n, outer_n);
+    for (auto _ : state) {
+        r = bsx::sqrt(xc * xc + yr * yr);
+        benchmark::ClobberMemory();
+    }
+    state.SetItemsProcessed(state.iterations() * outer_n * outer_n);
+}
+BENCHMARK(BM_hypot_outer_bsx)->Apply(thread_args);
+
+void BM_hypot_outer_hand(benchmark::State& state)
+{
+    set_threads(state, int(state.range(0)));
+    const auto x = uniform<double>(outer_n, -1, 1, 2), y = uniform<double>(outer_n, -1, 1, 3);
+    auto r = bsx::zeros<double>(outer_n, outer_n);
+    for (auto _ : state) {
+        hand_hypot_outer(x.data(), y.data(), r.data(), outer_n);
+        benchmark::ClobberMemory();
+    }
+    state.SetItemsProcessed(state.iterations() * outer_n * outer_n);
+}
+BENCHMARK(BM_hypot_outer_hand)->Apply(thread_args);
+
+// ---- every function alone ------------------------------------------------------------
+
+template <class T>
+constexpr const char* type_name = sizeof(T) == 8 ? "f64" : "f32";
+
+/// BM_math_<name>_<type>_<layout>_bsx: r = f(x...) over function_length elements, read
+/// with stride 1, 2 or 4, at 1 and 2 threads.
+template <class T, class F>
+void register_function(const char* name, F f, double scale = 1.0)
+{
+    for (const bsx::index_t stride : {1, 2, 4}) {
+        const std::string layout = stride == 1 ? "c" : "s" + std::to_string(stride);
+        const std::string id = std::string("BM_math_") + name + "_" + type_name<T> + "_" + layout + "_bsx";
+        benchmark::RegisterBenchmark(id.c_str(), [=](benchmark::State& state) {
+            set_threads(state, int(state.range(0)));
+            const auto x0 = uniform<T>(function_length * stride, 0.5 * scale, 2.0 * scale, 4);
+            const auto y0 = uniform<T>(function_length * stride, 0.5, 2.0, 5);
+            const auto x = bsx::slice(x0, bsx::range(0, x0.size(), stride));
+            const auto y = bsx::slice(y0, bsx::range(0, y0.size(), stride));
+            auto r = bsx::zeros<T>(function_length);
+            for (auto _ : state) {
+                if constexpr (std::is_invocable_v<F, decltype(x)>)
+                    r = f(x);
+                else
+                    r = f(x, y);
+                benchmark::ClobberMemory();
+            }
+            state.SetItemsProcessed(state.iterations() * function_length);
+        })->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
+    }
+}
+
+template <class T>
+void register_functions()
+{
+    register_function<T>("sqrt", bsx::sqrt);
+    register_function<T>("cbrt", bsx::cbrt);
+    register_function<T>("exp", bsx::exp);
+    register_function<T>("expm1", bsx::expm1);
+    register_function<T>("log", bsx::log);
+    register_function<T>("log2", bsx::log2);
+    register_function<T>("log10", bsx::log10);
+    register_function<T>("log1p", bsx::log1p);
+    register_function<T>("sin", bsx::sin);
+    register_function<T>("cos", bsx::cos);
+    register_function<T>("tan", bsx::tan);
+    register_function<T>("asin", bsx::asin, 0.5);
+    register_function<T>("acos", bsx::acos, 0.5);
+    register_function<T>("atan", bsx::atan);
+    register_function<T>("sinh", bsx::sinh);
+    register_function<T>("cosh", bsx::cosh);
+    register_function<T>("tanh", bsx::tanh);
+    register_function<T>("pow", bsx::pow);
+    register_function<T>("atan2", bsx::atan2);
+    register_function<T>("hypot", bsx::hypot);
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    register_functions<double>();
+    register_functions<float>();
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+}

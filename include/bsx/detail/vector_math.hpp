@@ -1,0 +1,309 @@
+// bsx/detail/vector_math.hpp: the math functions (exp, sin, pow, sqrt, ...) applied to a
+// block of float or double elements at once. With SLEEF (BSX_HAVE_SLEEF, set by CMake)
+// each block runs through SLEEF's vector functions for the widest instruction set the CPU
+// has (AVX-512F, AVX2+FMA or SSE2, chosen once at run time, so default compiler flags
+// suffice); without it, through scalar libm. sqrt always uses the CPU's vector square
+// root: it is correctly rounded, so it needs no library and equals std::sqrt bit for bit.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "../config.hpp"
+
+#if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
+#define BSX_VECTOR_MATH_X86 1
+#include <immintrin.h>
+#else
+#define BSX_VECTOR_MATH_X86 0
+#endif
+
+#if defined(BSX_HAVE_SLEEF) && !BSX_VECTOR_MATH_X86
+#undef BSX_HAVE_SLEEF  // only SLEEF's x86 entry points are wired up; elsewhere libm
+#endif
+#if defined(BSX_HAVE_SLEEF)
+#include <sleef.h>
+#endif
+
+namespace bsx::detail::vmath {
+
+/// Where the math functions come from in this build.
+#if defined(BSX_HAVE_SLEEF)
+inline constexpr bool uses_sleef = true;
+#else
+inline constexpr bool uses_sleef = false;
+#endif
+
+template <class T>
+inline constexpr bool vector_element = std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+#if BSX_VECTOR_MATH_X86
+
+enum class isa { sse2, avx2, avx512 };
+
+/// The widest instruction set this CPU runs, found once per process: every block of every
+/// expression then takes the same kernels, so an element's bits never depend on its path.
+inline isa host_isa() noexcept {
+    static const isa best = [] {
+        __builtin_cpu_init();
+        if (__builtin_cpu_supports("avx512f")) return isa::avx512;
+        if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return isa::avx2;
+        return isa::sse2;
+    }();
+    return best;
+}
+
+// One block kernel per instruction set and element type: the same body compiled for that
+// target (a target attribute cannot depend on a template argument, and vector types lose
+// their attributes as template arguments, hence the macro). The tail is padded into one
+// more vector, never computed by other code, so an element's value does not depend on
+// where in a block it falls. The output must not overlap the inputs.
+#define BSX_VECTOR_MATH_BLOCK(ISA, TARGET, T, V)                                              \
+    template <int Arity, auto F>                                                             \
+    [[gnu::target(TARGET)]] void block_##ISA(T* out, index_t n, const T* x, const T* y) noexcept { \
+        constexpr index_t lanes = sizeof(V) / sizeof(T);                                     \
+        V a, b, r;                                                                           \
+        index_t i = 0;                                                                       \
+        for (; i + lanes <= n; i += lanes) {                                                 \
+            std::memcpy(&a, x + i, sizeof a);                                                \
+            if constexpr (Arity == 2) {                                                      \
+                std::memcpy(&b, y + i, sizeof b);                                            \
+                r = F(a, b);                                                                 \
+            } else {                                                                         \
+                r = F(a);                                                                    \
+            }                                                                                \
+            std::memcpy(out + i, &r, sizeof r);                                              \
+        }                                                                                    \
+        if (i == n) return;                                                                  \
+        T pad_x[lanes] = {}, pad_y[lanes] = {};                                              \
+        std::memcpy(pad_x, x + i, std::size_t(n - i) * sizeof(T));                           \
+        std::memcpy(&a, pad_x, sizeof a);                                                    \
+        if constexpr (Arity == 2) {                                                          \
+            std::memcpy(pad_y, y + i, std::size_t(n - i) * sizeof(T));                       \
+            std::memcpy(&b, pad_y, sizeof b);                                                \
+            r = F(a, b);                                                                     \
+        } else {                                                                             \
+            r = F(a);                                                                        \
+        }                                                                                    \
+        std::memcpy(pad_x, &r, sizeof r);                                                    \
+        std::memcpy(out + i, pad_x, std::size_t(n - i) * sizeof(T));                         \
+    }
+BSX_VECTOR_MATH_BLOCK(avx512, "avx512f", double, __m512d)
+BSX_VECTOR_MATH_BLOCK(avx512, "avx512f", float, __m512)
+BSX_VECTOR_MATH_BLOCK(avx2, "avx2,fma", double, __m256d)
+BSX_VECTOR_MATH_BLOCK(avx2, "avx2,fma", float, __m256)
+BSX_VECTOR_MATH_BLOCK(sse2, "sse2", double, __m128d)
+BSX_VECTOR_MATH_BLOCK(sse2, "sse2", float, __m128)
+#undef BSX_VECTOR_MATH_BLOCK
+
+/// The widest library entry point this translation unit can call. clang (14) passes vectors
+/// wider than the translation unit's own target in memory, where the library expects
+/// registers, so under clang only the widths the code is compiled for are called.
+#if !defined(__clang__) || defined(__AVX512F__)
+#define BSX_VECTOR_MATH_LIBRARY_ISA isa::avx512
+#elif defined(__AVX2__) && defined(__FMA__)
+#define BSX_VECTOR_MATH_LIBRARY_ISA isa::avx2
+#else
+#define BSX_VECTOR_MATH_LIBRARY_ISA isa::sse2
+#endif
+
+/// Runs the kernel of the host's instruction set on n elements (of x, and y if Arity is 2);
+/// `Library`: the kernels call an external library, rather than inline instructions.
+template <int Arity, bool Library, auto F512, auto F256, auto F128, class T>
+void dispatch(T* out, index_t n, const T* x, const T* y) noexcept {
+    const isa target = Library ? std::min(host_isa(), BSX_VECTOR_MATH_LIBRARY_ISA) : host_isa();
+    switch (target) {
+    case isa::avx512: return block_avx512<Arity, F512>(out, n, x, y);
+    case isa::avx2: return block_avx2<Arity, F256>(out, n, x, y);
+    case isa::sse2: break;
+    }
+    block_sse2<Arity, F128>(out, n, x, y);
+}
+#undef BSX_VECTOR_MATH_LIBRARY_ISA
+
+// The square roots (maskz: GCC 12 warns about the undefined source of the plain form).
+[[gnu::target("avx512f")]] inline __m512d sqrt_pd8(__m512d v) noexcept { return _mm512_maskz_sqrt_pd(0xFF, v); }
+[[gnu::target("avx512f")]] inline __m512 sqrt_ps16(__m512 v) noexcept { return _mm512_maskz_sqrt_ps(0xFFFF, v); }
+[[gnu::target("avx2,fma")]] inline __m256d sqrt_pd4(__m256d v) noexcept { return _mm256_sqrt_pd(v); }
+[[gnu::target("avx2,fma")]] inline __m256 sqrt_ps8(__m256 v) noexcept { return _mm256_sqrt_ps(v); }
+inline __m128d sqrt_pd2(__m128d v) noexcept { return _mm_sqrt_pd(v); }
+inline __m128 sqrt_ps4(__m128 v) noexcept { return _mm_sqrt_ps(v); }
+
+struct sqrt {
+    static constexpr double max_ulp = 0.5;  // correctly rounded (IEEE 754)
+    template <class A>
+    static auto libm(A a) { return std::sqrt(a); }
+    static void run(double* out, index_t n, const double* x, const double*) noexcept {
+        dispatch<1, false, sqrt_pd8, sqrt_pd4, sqrt_pd2>(out, n, x, x);
+    }
+    static void run(float* out, index_t n, const float* x, const float*) noexcept {
+        dispatch<1, false, sqrt_ps16, sqrt_ps8, sqrt_ps4>(out, n, x, x);
+    }
+};
+
+#endif  // BSX_VECTOR_MATH_X86
+
+#if defined(BSX_HAVE_SLEEF)
+
+// sleef.h declares the AVX2 and AVX-512 entry points only when the translation unit is
+// compiled for them; otherwise bsx declares them itself, for calls from functions compiled
+// for that target.
+#if defined(__AVX512F__)
+#define BSX_SLEEF_DECLARE_AVX512(RESULT, NAME, ARGS)
+#else
+#define BSX_SLEEF_DECLARE_AVX512(RESULT, NAME, ARGS) extern "C" [[gnu::target("avx512f")]] RESULT NAME ARGS;
+#endif
+#if defined(__AVX__)
+#define BSX_SLEEF_DECLARE_AVX2(RESULT, NAME, ARGS)
+#else
+#define BSX_SLEEF_DECLARE_AVX2(RESULT, NAME, ARGS) extern "C" [[gnu::target("avx2,fma")]] RESULT NAME ARGS;
+#endif
+
+/// SLEEF overflows to infinity a little early for some results near the largest finite
+/// value (exp at log(max), pow(max, 1), sinh and cosh between log(max) and log(2 max),
+/// float log1p above 1e38). Elements with an infinite result from finite arguments, which
+/// are rare, are recomputed by libm: a rule on the element's value alone, so its bits
+/// still do not depend on where it falls.
+template <class K, class T>
+void redo_early_overflows(T* out, index_t n, const T* x, const T* y) noexcept {
+    constexpr T inf = std::numeric_limits<T>::infinity();
+    unsigned any = 0;  // (an unsigned or-reduction: one the compilers vectorize)
+#if defined(_OPENMP)
+#pragma omp simd reduction(| : any)
+#endif
+    for (index_t i = 0; i < n; ++i)
+        any |= unsigned(std::fabs(out[i]) == inf) & unsigned(std::fabs(x[i]) < inf) & unsigned(std::fabs(y[i]) < inf);
+    if (any == 0) return;
+    for (index_t i = 0; i < n; ++i) {
+        if (std::fabs(out[i]) != inf || std::fabs(x[i]) == inf || std::fabs(y[i]) == inf) continue;
+        if constexpr (requires { K::libm(x[i], y[i]); })
+            out[i] = K::libm(x[i], y[i]);
+        else
+            out[i] = K::libm(x[i]);
+    }
+}
+
+/// A function of one argument from SLEEF at accuracy ULP (u10: 1.0 ulp, u35: 3.5 ulp), with
+/// the bound bsx states; FIX: whether its early overflows are redone.
+#define BSX_SLEEF_UNARY(NAME, ULP, BOUND, FIX)                                                 \
+    BSX_SLEEF_DECLARE_AVX512(__m512d, Sleef_finz_##NAME##d8_##ULP##avx512f, (__m512d))                 \
+    BSX_SLEEF_DECLARE_AVX512(__m512, Sleef_finz_##NAME##f16_##ULP##avx512f, (__m512))                  \
+    BSX_SLEEF_DECLARE_AVX2(__m256d, Sleef_finz_##NAME##d4_##ULP##avx2, (__m256d))                      \
+    BSX_SLEEF_DECLARE_AVX2(__m256, Sleef_finz_##NAME##f8_##ULP##avx2, (__m256))                        \
+    struct NAME {                                                                          \
+        static constexpr double max_ulp = BOUND;                                           \
+        template <class A>                                                                 \
+        static auto libm(A a) { return std::NAME(a); }                                     \
+        static void run(double* out, index_t n, const double* x, const double*) noexcept { \
+            dispatch<1, true, Sleef_finz_##NAME##d8_##ULP##avx512f, Sleef_finz_##NAME##d4_##ULP##avx2,        \
+                     Sleef_cinz_##NAME##d2_##ULP##sse2>(out, n, x, x);                          \
+            if constexpr (FIX) redo_early_overflows<NAME>(out, n, x, x);                       \
+        }                                                                                  \
+        static void run(float* out, index_t n, const float* x, const float*) noexcept {    \
+            dispatch<1, true, Sleef_finz_##NAME##f16_##ULP##avx512f, Sleef_finz_##NAME##f8_##ULP##avx2,       \
+                     Sleef_cinz_##NAME##f4_##ULP##sse2>(out, n, x, x);                          \
+            if constexpr (FIX) redo_early_overflows<NAME>(out, n, x, x);                       \
+        }                                                                                  \
+    };
+#define BSX_SLEEF_BINARY(NAME, ULP, BOUND, FIX)                                                       \
+    BSX_SLEEF_DECLARE_AVX512(__m512d, Sleef_finz_##NAME##d8_##ULP##avx512f, (__m512d, __m512d))        \
+    BSX_SLEEF_DECLARE_AVX512(__m512, Sleef_finz_##NAME##f16_##ULP##avx512f, (__m512, __m512))          \
+    BSX_SLEEF_DECLARE_AVX2(__m256d, Sleef_finz_##NAME##d4_##ULP##avx2, (__m256d, __m256d))             \
+    BSX_SLEEF_DECLARE_AVX2(__m256, Sleef_finz_##NAME##f8_##ULP##avx2, (__m256, __m256))                \
+    struct NAME {                                                                                 \
+        static constexpr double max_ulp = BOUND;                                                  \
+        template <class A, class B>                                                               \
+        static auto libm(A a, B b) { return std::NAME(a, b); }                                    \
+        static void run(double* out, index_t n, const double* x, const double* y) noexcept {      \
+            dispatch<2, true, Sleef_finz_##NAME##d8_##ULP##avx512f, Sleef_finz_##NAME##d4_##ULP##avx2,               \
+                     Sleef_cinz_##NAME##d2_##ULP##sse2>(out, n, x, y);                                 \
+            if constexpr (FIX) redo_early_overflows<NAME>(out, n, x, y);                              \
+        }                                                                                         \
+        static void run(float* out, index_t n, const float* x, const float* y) noexcept {         \
+            dispatch<2, true, Sleef_finz_##NAME##f16_##ULP##avx512f, Sleef_finz_##NAME##f8_##ULP##avx2,              \
+                     Sleef_cinz_##NAME##f4_##ULP##sse2>(out, n, x, y);                                 \
+            if constexpr (FIX) redo_early_overflows<NAME>(out, n, x, y);                              \
+        }                                                                                         \
+    };
+
+#else  // scalar libm
+
+/// A function of one or two arguments from libm, element by element.
+#define BSX_LIBM_FUNCTION(NAME, BOUND)                                                      \
+    struct NAME {                                                                           \
+        static constexpr double max_ulp = BOUND;                                            \
+        template <class... A>                                                               \
+        static auto libm(A... a) { return std::NAME(a...); }                                \
+        template <class T>                                                                  \
+        static void run(T* out, index_t n, const T* x, const T* y) noexcept {               \
+            (void)y;                                                                        \
+            for (index_t i = 0; i < n; ++i) {                                               \
+                if constexpr (requires { std::NAME(x[i], y[i]); }) out[i] = std::NAME(x[i], y[i]); \
+                else out[i] = std::NAME(x[i]);                                              \
+            }                                                                               \
+        }                                                                                   \
+    };
+#define BSX_SLEEF_UNARY(NAME, ULP, BOUND, FIX) BSX_LIBM_FUNCTION(NAME, BOUND)
+#define BSX_SLEEF_BINARY(NAME, ULP, BOUND, FIX) BSX_LIBM_FUNCTION(NAME, BOUND)
+#if !BSX_VECTOR_MATH_X86
+BSX_LIBM_FUNCTION(sqrt, 0.5)
+#endif
+
+#endif
+
+// The table: SLEEF's faster 3.5-ulp variant where it has one, else its 1-ulp one; the last
+// column: whether SLEEF's early overflows must be redone (redo_early_overflows).
+// The bound is SLEEF's documented worst case, or without SLEEF what glibc 2.36 reaches in
+// test_vector_math (cos and tan of arguments near 1e300 are its worst cases);
+// test_vector_math checks it.
+#if defined(BSX_HAVE_SLEEF)
+#define BSX_BOUND(SLEEF, LIBM) SLEEF
+#else
+#define BSX_BOUND(SLEEF, LIBM) LIBM
+#endif
+BSX_SLEEF_UNARY(exp, u10, BSX_BOUND(1.0, 1.0), true)
+BSX_SLEEF_UNARY(exp2, u35, BSX_BOUND(3.5, 1.0), true)
+BSX_SLEEF_UNARY(expm1, u10, BSX_BOUND(1.0, 1.0), true)
+BSX_SLEEF_UNARY(log, u10, BSX_BOUND(1.0, 1.0), false)
+BSX_SLEEF_UNARY(log2, u35, BSX_BOUND(3.5, 1.0), false)
+BSX_SLEEF_UNARY(log10, u10, BSX_BOUND(1.0, 2.0), false)
+BSX_SLEEF_UNARY(log1p, u10, BSX_BOUND(1.0, 1.0), true)
+BSX_SLEEF_UNARY(sin, u35, BSX_BOUND(3.5, 1.0), false)
+BSX_SLEEF_UNARY(cos, u35, BSX_BOUND(3.5, 8.0), false)
+BSX_SLEEF_UNARY(tan, u35, BSX_BOUND(3.5, 15.0), false)
+BSX_SLEEF_UNARY(asin, u35, BSX_BOUND(3.5, 1.0), false)
+BSX_SLEEF_UNARY(acos, u35, BSX_BOUND(3.5, 1.0), false)
+BSX_SLEEF_UNARY(atan, u35, BSX_BOUND(3.5, 1.0), false)
+BSX_SLEEF_UNARY(sinh, u35, BSX_BOUND(3.5, 2.0), true)
+BSX_SLEEF_UNARY(cosh, u35, BSX_BOUND(3.5, 2.0), true)
+BSX_SLEEF_UNARY(tanh, u35, BSX_BOUND(3.5, 3.0), false)
+BSX_SLEEF_UNARY(cbrt, u35, BSX_BOUND(3.5, 4.0), false)
+BSX_SLEEF_BINARY(atan2, u35, BSX_BOUND(3.5, 1.5), false)
+BSX_SLEEF_BINARY(pow, u10, BSX_BOUND(1.0, 1.0), true)
+BSX_SLEEF_BINARY(hypot, u35, BSX_BOUND(3.5, 1.0), true)
+#undef BSX_BOUND
+#undef BSX_SLEEF_UNARY
+#undef BSX_SLEEF_BINARY
+#undef BSX_SLEEF_DECLARE_AVX512
+#undef BSX_SLEEF_DECLARE_AVX2
+#undef BSX_LIBM_FUNCTION
+
+/// The function K of one element, through the same kernels as a block, so the value of
+/// `expr(i)` is the value assignment writes. Other element types (long double) use libm.
+template <class K, class... A>
+auto apply_one(A... a) noexcept {
+    using R = decltype(K::libm(a...));
+    if constexpr (vector_element<R>) {
+        const R args[] = {static_cast<R>(a)...};
+        R out;
+        K::run(&out, 1, args, args + (sizeof...(A) - 1));
+        return out;
+    } else {
+        return K::libm(a...);
+    }
+}
+
+}  // namespace bsx::detail::vmath
