@@ -69,8 +69,21 @@ void combine_into(A* acc, const A* other, index_t width) noexcept {
 /// Folds a chunk into a row of `chunk_lanes` accumulators (element j into lane j % lanes),
 /// `lanes` elements at a time: one vector operation per 64 bytes of accumulators.
 template <class Op, class A, class Reader>
-void fold_into_lanes(const Reader& reader, index_t len, A* lane) noexcept(noexcept(reader.load(0))) {
+void fold_into_lanes(const Reader& reader, index_t len, A* lanes_out) noexcept(noexcept(reader.load(0))) {
     constexpr index_t lanes = chunk_lanes<A>;
+    // A local copy, bools held as bytes: GCC vectorizes no loop that loads or stores bool.
+    using lane_t = std::conditional_t<std::is_same_v<A, bool>, unsigned char, A>;
+    alignas(64) lane_t lane_bytes[lanes];
+    std::copy_n(lanes_out, lanes, lane_bytes);
+    struct lane_ref {  // lane(l): one lane, read and written as an A
+        lane_t* p;
+        operator A() const noexcept { return static_cast<A>(*p); }
+        lane_ref& operator=(A v) noexcept {
+            *p = static_cast<lane_t>(v);
+            return *this;
+        }
+    };
+    const auto lane = [&](index_t l) { return lane_ref{lane_bytes + l}; };
     const auto at = [&](index_t j) { return static_cast<A>(reader.load(j)); };
     index_t j = 0;
     if constexpr (noexcept(reader.load(0))) {
@@ -79,21 +92,22 @@ void fold_into_lanes(const Reader& reader, index_t len, A* lane) noexcept(noexce
         for (; j + 4 * lanes <= len; j += 4 * lanes) {
             BSX_SIMD_LOOP
             for (index_t l = 0; l < lanes; ++l) {
-                A acc = Op::combine(lane[l], at(j + l));
+                A acc = Op::combine(A(lane(l)), at(j + l));
                 acc = Op::combine(acc, at(j + lanes + l));
                 acc = Op::combine(acc, at(j + 2 * lanes + l));
-                lane[l] = Op::combine(acc, at(j + 3 * lanes + l));
+                lane(l) = Op::combine(acc, at(j + 3 * lanes + l));
             }
         }
         for (; j + lanes <= len; j += lanes) {
             BSX_SIMD_LOOP
-            for (index_t l = 0; l < lanes; ++l) lane[l] = Op::combine(lane[l], at(j + l));
+            for (index_t l = 0; l < lanes; ++l) lane(l) = Op::combine(A(lane(l)), at(j + l));
         }
         BSX_SIMD_LOOP
-        for (index_t l = 0; l < len - j; ++l) lane[l] = Op::combine(lane[l], at(j + l));
+        for (index_t l = 0; l < len - j; ++l) lane(l) = Op::combine(A(lane(l)), at(j + l));
     } else {  // no simd pragma: an exception may not leave a simd loop
-        for (; j < len; ++j) lane[j % lanes] = Op::combine(lane[j % lanes], at(j));
+        for (; j < len; ++j) lane(j % lanes) = Op::combine(A(lane(j % lanes)), at(j));
     }
+    std::copy_n(lane_bytes, lanes, lanes_out);
 }
 
 /// The lanes combined by halving (they are overwritten).
