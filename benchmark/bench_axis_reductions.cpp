@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -87,6 +88,17 @@ void bsx_whole(benchmark::State& state, Red red)
     count(state, rows * cols);
 }
 
+// The contiguous range of columns this thread of a parallel region owns.
+std::pair<bsx::index_t, bsx::index_t> own_columns()
+{
+#ifdef _OPENMP
+    const bsx::index_t n = omp_get_num_threads(), t = omp_get_thread_num();
+    return {cols * t / n, cols * (t + 1) / n};
+#else
+    return {0, cols};
+#endif
+}
+
 // Columns: out[j] = x[0][j], then out[j] op= x[i][j] row by row; each thread owns a
 // contiguous range of columns, so its part of out stays in cache.
 template <class H>
@@ -100,12 +112,7 @@ void hand_columns(benchmark::State& state)
         double* out = r.data();
 #pragma omp parallel
         {
-            bsx::index_t first = 0, last = cols;
-#ifdef _OPENMP
-            const bsx::index_t n = omp_get_num_threads(), t = omp_get_thread_num();
-            first = cols * t / n;
-            last = cols * (t + 1) / n;
-#endif
+            const auto [first, last] = own_columns();
 #pragma omp simd
             for (bsx::index_t j = first; j < last; ++j) out[j] = xp[j];
             for (bsx::index_t i = 1; i < rows; ++i) {
@@ -262,12 +269,7 @@ void hand_bools(benchmark::State& state)
         } else {
 #pragma omp parallel
             {
-                bsx::index_t first = 0, last = cols;
-#ifdef _OPENMP
-                const bsx::index_t n = omp_get_num_threads(), t = omp_get_thread_num();
-                first = cols * t / n;
-                last = cols * (t + 1) / n;
-#endif
+                const auto [first, last] = own_columns();
                 for (bsx::index_t j = first; j < last; ++j) out[j] = bp[j];
                 for (bsx::index_t i = 1; i < rows; ++i) {
                     const unsigned char* row = bp + i * cols;
