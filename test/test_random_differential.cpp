@@ -27,9 +27,13 @@
 //   * sometimes a leaf gets a wrong extent: then the naive evaluator's broadcast check
 //     and bsx (bsx::broadcast_error when the expression is built) must agree on
 //     whether it is an error.
-// Inner nodes: + - * min max fmin fmax, unary -, abs, square, sign, < == >= &&, and
-// where (its condition usually a comparison). All values stay exactly representable,
-// so the comparison is exact (NaN equals NaN).
+// Inner nodes: + - * / % mod rem min max fmin fmax, unary -, abs, square, sign, < == >= &&,
+// where (its condition usually a comparison), and sum / max / any along a run-time axis
+// with keepdims (max along an empty axis must throw). Each tree has one rule set (numpy,
+// octave or xla; every memory leaf tagged with it) and the naive evaluator aligns ranks by
+// it. Values stay exactly representable except after `/`, which both sides round the
+// same way; reduced subtrees are small and division-free, so any summation order gives
+// the same bits, and the comparison is exact (NaN equals NaN).
 #define BOOST_TEST_MODULE bsx_random_differential
 #include <boost/test/unit_test.hpp>
 
@@ -72,6 +76,9 @@ enum kind : int {
     op_abs,
     op_square,
     op_sign,
+    op_sum_k,         // sum(x, axis(k), keepdims), k drawn at run time (maybe negative)
+    op_max_k,         // max(x, axis(k), keepdims): an empty axis is an error
+    op_any_k,         // any(x, axis(k), keepdims)
     // binary
     op_plus,
     op_minus,
@@ -84,13 +91,25 @@ enum kind : int {
     op_equal,
     op_greater_equal,
     op_and,
+    op_div,
+    op_mod,
+    op_rem,
+    op_pct,           // %: integral operands only (the generator makes it rem otherwise)
     // ternary
     op_where,
 };
 
 constexpr bool is_leaf(int k) { return k <= leaf_int_scalar; }
 constexpr bool is_scalar_leaf(int k) { return k == leaf_scalar || k == leaf_int_scalar; }
-constexpr int arity_of(int k) { return is_leaf(k) ? 0 : k <= op_sign ? 1 : k == op_where ? 3 : 2; }
+constexpr bool is_reduction(int k) { return k >= op_sum_k && k <= op_any_k; }
+constexpr int arity_of(int k) { return is_leaf(k) ? 0 : k <= op_any_k ? 1 : k == op_where ? 3 : 2; }
+
+/// The rule set of a whole tree: every memory leaf is tagged with it (numpy: untagged).
+enum rule_kind : int { rules_numpy, rules_octave, rules_xla };
+
+/// What the naive evaluator needs of a node's element type: division and remainders
+/// differ between integral and floating operands, and `%` takes integers only.
+enum elem_kind : int { elem_double, elem_int, elem_bool };
 
 constexpr int max_nodes = 40;
 constexpr int max_leaves = 10;
@@ -100,8 +119,10 @@ struct tree_desc {
     int leaves = 0;                // leaves used (= slots)
     int root = 0;
     int max_rank = 0;              // the result rank (max of the leaf ranks)
+    int rules = rules_numpy;
     int kinds[max_nodes]{};
-    int ranks[max_nodes]{};        // leaves
+    int ranks[max_nodes]{};        // every node: leaf rank, or the max of its children's
+    int elems[max_nodes]{};        // elem_kind of every node
     int slots[max_nodes]{};        // leaves: index into the instance's leaf table
     int children[max_nodes][3]{};
 };
@@ -119,16 +140,17 @@ struct cx_rng {
 };
 
 /// Every inner op, in kind order.
-constexpr int inner_ops[] = {op_neg,  op_abs,   op_square, op_sign,  op_plus,  op_minus,
-                             op_times, op_min,  op_max,    op_fmin,  op_fmax,  op_less,
-                             op_equal, op_greater_equal,   op_and,   op_where};
+constexpr int inner_ops[] = {op_neg,   op_abs,   op_square, op_sign,  op_sum_k, op_max_k, op_any_k,
+                             op_plus,  op_minus, op_times,  op_min,   op_max,   op_fmin,  op_fmax,
+                             op_less,  op_equal, op_greater_equal,    op_and,   op_div,   op_mod,
+                             op_rem,   op_pct,   op_where};
 constexpr int n_inner_ops = int(sizeof(inner_ops) / sizeof(inner_ops[0]));
 
 struct generator {
     tree_desc t;
     cx_rng rng;
     int rank_cap;
-    int forced[2] = {0, 0};  // the first two inner nodes get these ops (coverage of every op)
+    int forced[3] = {0, 0, 0};  // the first three inner nodes get these ops (coverage of every op)
     int n_forced = 0;
 
     constexpr int add(int k) {
@@ -136,70 +158,110 @@ struct generator {
         t.kinds[i] = k;
         return i;
     }
-    constexpr int leaf(bool need_memory) {
+    /// A leaf; `integral`: an int array or int scalar.
+    constexpr int leaf(bool need_memory, bool integral = false) {
         int k;
         const int r = rng.below(100);
-        if (!need_memory && r < 25) k = rng.below(4) == 0 ? leaf_int_scalar : leaf_scalar;
+        if (integral) k = !need_memory && r < 25 ? leaf_int_scalar : leaf_int_array;
+        else if (!need_memory && r < 25) k = rng.below(4) == 0 ? leaf_int_scalar : leaf_scalar;
         else if (r < 55) k = leaf_view;
         else if (r < 65) k = leaf_int_array;
         else k = leaf_array;
         const int i = add(k);
         t.slots[i] = t.leaves++;
+        t.elems[i] = k == leaf_int_array || k == leaf_int_scalar ? elem_int : elem_double;
         if (is_scalar_leaf(k)) {
             t.ranks[i] = 0;
         } else {
-            // Rank: mostly the cap, sometimes lower; rank 0 only for double arrays.
-            int rank = rng.below(3) == 0 ? rng.below(rank_cap + 1) : rank_cap;
+            // Rank: mostly the cap, sometimes lower (never under XLA rules, which need equal
+            // ranks); rank 0 only for double arrays.
+            int rank = rng.below(3) == 0 && t.rules != rules_xla ? rng.below(rank_cap + 1) : rank_cap;
             if (rank == 0 && k != leaf_array) rank = 1;
             t.ranks[i] = rank;
             t.max_rank = rank > t.max_rank ? rank : t.max_rank;
         }
         return i;
     }
-    constexpr int comparison(int depth) {
+    constexpr int comparison(int depth, bool no_div) {
         const int ops[] = {op_less, op_equal, op_greater_equal};
         const int i = add(ops[rng.below(3)]);
         const int m = rng.below(2);
-        const int a = node(depth - 1, m == 0), b = node(depth - 1, m == 1);
+        const int a = node(depth - 1, m == 0, no_div), b = node(depth - 1, m == 1, no_div);
         t.children[i][0] = a;
         t.children[i][1] = b;
+        finish(i);
         return i;
     }
+    /// Element kind and rank of inner node i from its children; ops that do not fit their
+    /// operands are replaced here (so a structure is always valid).
+    constexpr void finish(int i) {
+        int& k = t.kinds[i];
+        const int* c = t.children[i];
+        const int n = arity_of(k);
+        int rank = 0;
+        bool integral = true, any_bool = false, all_int = true;
+        for (int j = k == op_where ? 1 : 0; j < n; ++j) {
+            integral = integral && t.elems[c[j]] != elem_double;
+            any_bool = any_bool || t.elems[c[j]] == elem_bool;
+            all_int = all_int && t.elems[c[j]] == elem_int;
+        }
+        for (int j = 0; j < n; ++j) rank = t.ranks[c[j]] > rank ? t.ranks[c[j]] : rank;
+        if (k == op_pct && !all_int) k = op_rem;
+        if ((k == op_div || k == op_mod || k == op_rem) && any_bool) k = op_minus;
+        if (is_reduction(k) && rank == 0) k = op_neg;  // nothing to reduce along
+        t.ranks[i] = rank;
+        // Integral nodes with a bool operand count as bool (they may be bool in bsx, as
+        // min(bool, bool) is): / mod rem % never see them.
+        if (k == op_less || k == op_equal || k == op_greater_equal || k == op_and || k == op_any_k)
+            t.elems[i] = elem_bool;
+        else
+            t.elems[i] = !integral ? elem_double : any_bool ? elem_bool : elem_int;
+    }
     /// A subtree of at most `depth` levels of inner nodes; `need_memory`: it must not be a
-    /// lone scalar (every node keeps at least one expression operand).
-    constexpr int node(int depth, bool need_memory) {
-        const bool forcing = n_forced < 2 && depth > 0;
+    /// lone scalar (every node keeps at least one expression operand); `no_div`: no
+    /// division inside (under a reduction, whose pairwise sums are exact only for
+    /// exactly representable terms).
+    constexpr int node(int depth, bool need_memory, bool no_div) {
+        const bool forcing = n_forced < 3 && depth > 0;
         if (!forcing && (depth == 0 || t.leaves >= max_leaves - 2 || t.count >= max_nodes - 8 || rng.below(100) < 30))
             return leaf(need_memory);
-        const int ops[] = {op_neg,  op_abs,  op_square, op_sign, op_plus,          op_minus, op_times,
-                           op_min,  op_max,  op_fmin,   op_fmax, op_less,          op_equal, op_greater_equal,
-                           op_and,  op_where, op_where, op_plus, op_times,         op_min,   op_minus};
-        const int k = forcing ? forced[n_forced++] : ops[rng.below(int(sizeof(ops) / sizeof(ops[0])))];
+        const int ops[] = {op_neg,  op_abs,   op_square, op_sign, op_plus,  op_minus, op_times, op_min,
+                           op_max,  op_fmin,  op_fmax,   op_less, op_equal, op_greater_equal,   op_and,
+                           op_where, op_where, op_plus,  op_times, op_min,  op_minus, op_div,   op_mod,
+                           op_rem,  op_pct,   op_sum_k,  op_max_k, op_any_k};
+        int k = forcing ? forced[n_forced++] : ops[rng.below(int(sizeof(ops) / sizeof(ops[0])))];
+        if (no_div && k == op_div) k = op_times;
         const int i = add(k);
         const int n = arity_of(k);
         const int m = rng.below(n);  // this child is never a lone scalar
         for (int c = 0; c < n; ++c) {
             int child;
-            if (k == op_where && c == 0 && depth >= 2 && rng.below(100) < 75) child = comparison(depth - 1);
-            else child = node(depth - 1, c == m);
+            if (k == op_where && c == 0 && depth >= 2 && rng.below(100) < 75) child = comparison(depth - 1, no_div);
+            // A reduced subtree is at most 2 deep: its values stay small enough that any
+            // order of summation gives the same bits.
+            else if (is_reduction(k)) child = node(depth - 1 < 2 ? depth - 1 : 2, true, true);
+            else if (k == op_pct) child = leaf(c == m, true);  // % takes integers
+            else child = node(depth - 1, c == m, no_div);
             t.children[i][c] = child;
         }
+        finish(i);
         return i;
     }
 };
 
-/// Tree number seed - 1: random, except that its first two inner nodes (the root and its
-/// first inner child) get ops 2(seed-1) and 2(seed-1)+1 of `inner_ops` (cyclically), so any
-/// 8 consecutive trees use every op.
+/// Tree number seed - 1: random, except that its first three inner nodes get ops
+/// 3(seed-1) .. 3(seed-1)+2 of `inner_ops` (cyclically), so any 8 consecutive trees try
+/// every op; and its rule set is numpy for even seeds, octave for seed % 4 == 1, xla
+/// for seed % 4 == 3.
 constexpr tree_desc generate(std::uint64_t seed) {
     generator g{{}, {seed * 0x2545F4914F6CDD1Dull + 1}, 0};
-    g.forced[0] = inner_ops[(2 * (seed - 1)) % n_inner_ops];
-    g.forced[1] = inner_ops[(2 * (seed - 1) + 1) % n_inner_ops];
+    g.t.rules = seed % 2 == 0 ? rules_numpy : seed % 4 == 1 ? rules_octave : rules_xla;
+    for (int j = 0; j < 3; ++j) g.forced[j] = inner_ops[(3 * (seed - 1) + std::uint64_t(j)) % n_inner_ops];
     const int caps[] = {1, 2, 2, 3, 3, 4, 4, 4};
     g.rank_cap = caps[g.rng.below(8)];
     const int depths[] = {2, 2, 3, 3, 3, 4, 4, 4, 4};  // depth 1 subtrees occur inside
     const int depth = depths[g.rng.below(9)];
-    g.t.root = g.node(depth, true);
+    g.t.root = g.node(depth, true, false);
     return g.t;
 }
 
@@ -207,8 +269,10 @@ template <std::uint64_t Seed>
 inline constexpr tree_desc tree_v = generate(Seed);
 
 std::string describe(const tree_desc& t, int i) {
-    static const char* names[] = {"A", "I", "V", "s", "i", "neg", "abs", "square", "sign", "+", "-", "*",
-                                  "min", "max", "fmin", "fmax", "<", "==", ">=", "&&", "where"};
+    static const char* names[] = {"A",    "I",    "V",    "s",    "i",    "neg", "abs", "square",
+                                  "sign", "sum_k", "max_k", "any_k", "+", "-", "*", "min", "max",
+                                  "fmin", "fmax", "<", "==", ">=", "&&", "/", "mod", "rem", "%", "where"};
+    static_assert(sizeof(names) / sizeof(names[0]) == op_where + 1);
     std::ostringstream os;
     const int k = t.kinds[i];
     if (is_leaf(k)) {
@@ -249,8 +313,12 @@ std::vector<index_t> row_major_strides(const shape_v& s) {
     return st;
 }
 
-/// NumPy broadcasting of any number of shapes, by hand.
-shape_v broadcast_all(const std::vector<const shape_v*>& shapes) {
+/// Where axis 0 of a rank-r operand lands in a rank-R result: NumPy aligns ranks on
+/// the right, Octave on the left (missing trailing axes), XLA needs equal ranks or rank 0.
+std::size_t first_axis(std::size_t r, std::size_t R, int rules) { return rules == rules_numpy ? R - r : 0; }
+
+/// Broadcasting of any number of shapes under `rules`, by hand.
+shape_v broadcast_all(const std::vector<const shape_v*>& shapes, int rules) {
     std::size_t rank = 0;
     for (auto* s : shapes) rank = std::max(rank, s->size());
     shape_v out(rank, 1);
@@ -258,9 +326,10 @@ shape_v broadcast_all(const std::vector<const shape_v*>& shapes) {
         bool have = false;
         index_t e = 1;
         for (auto* s : shapes) {
-            const std::size_t pad = rank - s->size();
-            if (axis < pad) continue;
-            const index_t x = (*s)[axis - pad];
+            if (rules == rules_xla && !s->empty() && s->size() != rank) throw naive_broadcast_error{};
+            const std::size_t first = first_axis(s->size(), rank, rules);
+            if (axis < first || axis >= first + s->size()) continue;
+            const index_t x = (*s)[axis - first];
             if (x == 1) continue;
             if (!have) {
                 e = x;
@@ -274,43 +343,92 @@ shape_v broadcast_all(const std::vector<const shape_v*>& shapes) {
     return out;
 }
 
-double naive_op(int k, const double* x) {
-    const double a = x[0];
+/// The scalar ops. `integral`: the operands are integers (division truncates, and a zero
+/// divisor gives 0, or x for mod), else IEEE doubles; mod is floored (sign of the divisor,
+/// mod(x, 0) == x), rem and % truncated (sign of the dividend), as api.md states.
+double naive_op(int k, bool integral, const double* x) {
+    const double a = x[0], b = x[1];
+    const double nan = std::numeric_limits<double>::quiet_NaN();
     switch (k) {
         case op_neg: return -a;
         case op_abs: return std::fabs(a);
         case op_square: return a * a;
         case op_sign: return a > 0 ? 1.0 : a < 0 ? -1.0 : a;
-        case op_plus: return a + x[1];
-        case op_minus: return a - x[1];
-        case op_times: return a * x[1];
-        case op_min: return (std::isnan(a) || std::isnan(x[1])) ? std::numeric_limits<double>::quiet_NaN() : (x[1] < a ? x[1] : a);
-        case op_max: return (std::isnan(a) || std::isnan(x[1])) ? std::numeric_limits<double>::quiet_NaN() : (x[1] > a ? x[1] : a);
-        case op_fmin: return std::fmin(a, x[1]);
-        case op_fmax: return std::fmax(a, x[1]);
-        case op_less: return a < x[1] ? 1.0 : 0.0;
-        case op_equal: return a == x[1] ? 1.0 : 0.0;
-        case op_greater_equal: return a >= x[1] ? 1.0 : 0.0;
-        case op_and: return (a != 0.0 && x[1] != 0.0) ? 1.0 : 0.0;
-        case op_where: return a != 0.0 ? x[1] : x[2];  // NaN != 0: true, as static_cast<bool>
+        case op_plus: return a + b;
+        case op_minus: return a - b;
+        case op_times: return a * b;
+        case op_min: return (std::isnan(a) || std::isnan(b)) ? nan : (b < a ? b : a);
+        case op_max: return (std::isnan(a) || std::isnan(b)) ? nan : (b > a ? b : a);
+        case op_fmin: return std::fmin(a, b);
+        case op_fmax: return std::fmax(a, b);
+        case op_less: return a < b ? 1.0 : 0.0;
+        case op_equal: return a == b ? 1.0 : 0.0;
+        case op_greater_equal: return a >= b ? 1.0 : 0.0;
+        case op_and: return (a != 0.0 && b != 0.0) ? 1.0 : 0.0;
+        case op_div:
+            if (!integral) return a / b;
+            return b == 0 ? 0.0 : std::trunc(a / b);
+        case op_rem:
+        case op_pct:
+            if (integral && b == 0) return 0.0;
+            return std::fmod(a, b);  // exact; NaN for a zero floating divisor
+        case op_mod: {
+            if (b == 0) return a;
+            double r = std::fmod(a, b);
+            if (r != 0 && (r < 0) != (b < 0)) r += b;
+            return r;
+        }
+        case op_where: return a != 0.0 ? b : x[2];  // NaN != 0: true, as static_cast<bool>
     }
     throw std::logic_error("naive_op: unknown op");
+}
+
+/// max over an empty axis: NumPy raises, and so must bsx.
+struct naive_reduce_error {};
+
+/// sum / max / any of `c` along `axis` (negative: from the end), keeping the axis.
+narr naive_reduce(int k, const narr& c, int axis) {
+    const std::size_t R = c.shape.size();
+    const std::size_t a = std::size_t(axis < 0 ? axis + int(R) : axis);
+    const index_t n = c.shape[a];
+    if (n == 0 && k == op_max_k) throw naive_reduce_error{};
+    narr out{c.shape, {}};
+    out.shape[a] = 1;
+    const index_t stride = row_major_strides(c.shape)[a];
+    const index_t outer = count_of(shape_v(c.shape.begin(), c.shape.begin() + std::ptrdiff_t(a)));
+    const index_t inner = stride;
+    for (index_t o = 0; o < outer; ++o)
+        for (index_t i = 0; i < inner; ++i) {
+            const double* first = c.v.data() + o * n * stride + i;
+            double acc = k == op_max_k ? first[0] : 0.0;
+            for (index_t j = 0; j < n; ++j) {
+                const double v = first[j * stride];
+                if (k == op_sum_k) acc += v;
+                else if (k == op_any_k) acc = (acc != 0 || v != 0) ? 1.0 : 0.0;  // NaN counts as true
+                else acc = (std::isnan(acc) || std::isnan(v)) ? std::numeric_limits<double>::quiet_NaN() : std::max(acc, v);
+            }
+            out.v.push_back(acc);
+        }
+    return out;
 }
 
 struct leaf_values {
     narr value;  // the leaf as the naive evaluator sees it
 };
 
-[[gnu::noinline]] narr naive_eval(const tree_desc& t, int i, const std::vector<leaf_values>& leaves) {
+/// Node i of `t` evaluated eagerly; `axes[i]` is the axis a reduction node reduces.
+[[gnu::noinline]] narr naive_eval(const tree_desc& t, int i, const std::vector<leaf_values>& leaves,
+                                  const std::vector<int>& axes) {
     const int k = t.kinds[i];
     if (is_leaf(k)) return leaves[std::size_t(t.slots[i])].value;
+    if (is_reduction(k)) return naive_reduce(k, naive_eval(t, t.children[i][0], leaves, axes), axes[std::size_t(i)]);
     const int n = arity_of(k);
     std::vector<narr> ch;
-    for (int c = 0; c < n; ++c) ch.push_back(naive_eval(t, t.children[i][c], leaves));
+    for (int c = 0; c < n; ++c) ch.push_back(naive_eval(t, t.children[i][c], leaves, axes));
     std::vector<const shape_v*> shapes;
     for (auto& c : ch) shapes.push_back(&c.shape);
     narr out;
-    out.shape = broadcast_all(shapes);
+    out.shape = broadcast_all(shapes, t.rules);
     const std::size_t R = out.shape.size();
     const index_t total = count_of(out.shape);
     out.v.resize(std::size_t(total));
@@ -318,10 +436,11 @@ struct leaf_values {
     std::vector<std::vector<index_t>> cst(ch.size(), std::vector<index_t>(R, 0));
     for (std::size_t c = 0; c < ch.size(); ++c) {
         const auto own = row_major_strides(ch[c].shape);
-        const std::size_t pad = R - ch[c].shape.size();
+        const std::size_t first = first_axis(ch[c].shape.size(), R, t.rules);
         for (std::size_t a = 0; a < ch[c].shape.size(); ++a)
-            cst[c][a + pad] = ch[c].shape[a] == 1 ? 0 : own[a];
+            cst[c][a + first] = ch[c].shape[a] == 1 ? 0 : own[a];
     }
+    const bool integral = t.elems[i] != elem_double;
     std::vector<index_t> idx(R, 0);
     for (index_t flat = 0; flat < total; ++flat) {
         double x[3] = {0.0, 0.0, 0.0};
@@ -330,7 +449,7 @@ struct leaf_values {
             for (std::size_t a = 0; a < R; ++a) off += idx[a] * cst[c][a];
             x[c] = ch[c].v[std::size_t(off)];
         }
-        out.v[std::size_t(flat)] = naive_op(k, x);
+        out.v[std::size_t(flat)] = naive_op(k, integral, x);
         for (std::size_t a = R; a-- > 0;) {
             if (++idx[a] < out.shape[a]) break;
             idx[a] = 0;
@@ -364,6 +483,7 @@ struct instance {
     std::vector<std::shared_ptr<void>> objects;
     std::vector<std::shared_ptr<void>> keep_alive;  // bases of the views
     std::vector<std::string> view_kinds;
+    std::vector<int> axes = std::vector<int>(max_nodes, 0);  // per node: the axis a reduction reduces
 
     explicit instance(std::size_t n) : leaves(n), scalars(n), int_scalars(n), objects(n), view_kinds(n) {}
     template <std::size_t R>
@@ -665,6 +785,31 @@ template <std::size_t R, std::size_t RB>
     return out;
 }
 
+/// in_dims<R>(base, dims) (XLA placement) of a base of rank RB whose axes are the leaf
+/// axes `dims`; every other leaf axis has extent 1 in s.
+template <std::size_t R, std::size_t RB>
+[[gnu::noinline]] made_view<R> view_in_dims(const shape_v& s, const std::vector<index_t>& dims, rng_t& g) {
+    made_view<R> out;
+    std::vector<double> vals;
+    shape_v bs;
+    base_map m;
+    std::array<index_t, RB> d{};
+    for (std::size_t b = 0; b < RB; ++b) {
+        d[b] = dims[b];
+        bs.push_back(s[std::size_t(dims[b])]);
+        m.src.push_back(int(dims[b]));
+        m.off.push_back(0);
+        m.step.push_back(1);
+    }
+    m.bstride = row_major_strides(bs);
+    auto base = random_base<double, RB>(bs, g, vals);
+    out.object = std::make_shared<bsx::strided_view<const double, R>>(bsx::in_dims<R>(*base, d));
+    out.naive = gather(s, vals, m);
+    out.base = base;
+    out.name = "in_dims";
+    return out;
+}
+
 /// adapt over a caller-owned buffer with column-major strides.
 template <std::size_t R>
 [[gnu::noinline]] made_view<R> view_adapt(const shape_v& s, rng_t& g) {
@@ -689,7 +834,7 @@ template <std::size_t R>
 /// Makes view leaf `slot` of shape `s` (rank R >= 1): some kind of bsx view over a fresh base.
 template <std::size_t R>
 [[gnu::noinline]] void make_view_leaf(instance& in, int slot, const shape_v& s, rng_t& g) {
-    std::vector<int> kinds{0, 1, 2, 5, 6};  // transpose, permute, slice, broadcast_to, adapt
+    std::vector<int> kinds{0, 1, 2, 5, 6, 7};  // transpose, permute, slice, broadcast_to, adapt, in_dims
     if (R == 2 && (s[0] == 1 || s[1] == 1)) kinds.push_back(3);                         // row / col
     if (R >= 2 && std::count(s.begin(), s.end(), index_t(1)) > 0) kinds.push_back(4);  // newaxis
     const int kind = kinds[std::size_t(uniform(g, 0, int(kinds.size()) - 1))];
@@ -717,7 +862,23 @@ template <std::size_t R>
             }
             break;
         }
-        default: v = view_adapt<R>(s, g); break;
+        case 6: v = view_adapt<R>(s, g); break;
+        default: {
+            // The placed axes: every axis of extent other than 1, and some of the others.
+            std::vector<index_t> dims;
+            for (std::size_t a = 0; a < R; ++a)
+                if (s[a] != 1 || chance(g, 50)) dims.push_back(index_t(a));
+            if (dims.empty()) dims.push_back(uniform(g, 0, int(R) - 1));
+            if (dims.size() == 1) v = view_in_dims<R, 1>(s, dims, g);
+            else if constexpr (R >= 2) {
+                if (dims.size() == 2) v = view_in_dims<R, 2>(s, dims, g);
+                else if constexpr (R >= 3) {
+                    if (dims.size() == 3) v = view_in_dims<R, 3>(s, dims, g);
+                    else if constexpr (R >= 4) v = view_in_dims<R, 4>(s, dims, g);
+                }
+            }
+            break;
+        }
     }
     in.objects[std::size_t(slot)] = std::move(v.object);
     in.keep_alive.push_back(v.base);
@@ -886,6 +1047,14 @@ shape_v random_result_shape(int R, bool large, rng_t& g) {
 
 // ============================================================== building the bsx expression
 
+/// A memory leaf under the tree's rule set (NumPy's is the default: no tag).
+template <int Rules, class X>
+decltype(auto) tagged(X& x) {
+    if constexpr (Rules == rules_octave) return bsx::with_rules<bsx::octave_rules>(x);
+    else if constexpr (Rules == rules_xla) return bsx::with_rules<bsx::xla_rules>(x);
+    else return (x);
+}
+
 template <std::uint64_t Seed, int I>
 decltype(auto) build(instance& in) {
     constexpr const tree_desc& t = tree_v<Seed>;
@@ -894,11 +1063,11 @@ decltype(auto) build(instance& in) {
     constexpr int c0 = t.children[I][0], c1 = t.children[I][1], c2 = t.children[I][2];
     const int slot = t.slots[I];
     if constexpr (k == leaf_array) {
-        return static_cast<const bsx::array<double, r>&>(in.array<r>(slot));
+        return tagged<t.rules>(static_cast<const bsx::array<double, r>&>(in.array<r>(slot)));
     } else if constexpr (k == leaf_int_array) {
-        return in.int_array<r>(slot);
+        return tagged<t.rules>(in.int_array<r>(slot));
     } else if constexpr (k == leaf_view) {
-        return in.view<r>(slot);
+        return tagged<t.rules>(in.view<r>(slot));
     } else if constexpr (k == leaf_scalar) {
         return double(in.scalars[std::size_t(slot)]);
     } else if constexpr (k == leaf_int_scalar) {
@@ -911,6 +1080,12 @@ decltype(auto) build(instance& in) {
         return bsx::square(build<Seed, c0>(in));
     } else if constexpr (k == op_sign) {
         return bsx::sign(build<Seed, c0>(in));
+    } else if constexpr (k == op_sum_k) {
+        return bsx::sum(build<Seed, c0>(in), bsx::axis(in.axes[std::size_t(I)]), bsx::keepdims);
+    } else if constexpr (k == op_max_k) {
+        return bsx::max(build<Seed, c0>(in), bsx::axis(in.axes[std::size_t(I)]), bsx::keepdims);
+    } else if constexpr (k == op_any_k) {
+        return bsx::any(build<Seed, c0>(in), bsx::axis(in.axes[std::size_t(I)]), bsx::keepdims);
     } else if constexpr (k == op_plus) {
         return build<Seed, c0>(in) + build<Seed, c1>(in);
     } else if constexpr (k == op_minus) {
@@ -933,6 +1108,14 @@ decltype(auto) build(instance& in) {
         return build<Seed, c0>(in) >= build<Seed, c1>(in);
     } else if constexpr (k == op_and) {
         return build<Seed, c0>(in) && build<Seed, c1>(in);
+    } else if constexpr (k == op_div) {
+        return build<Seed, c0>(in) / build<Seed, c1>(in);
+    } else if constexpr (k == op_mod) {
+        return bsx::mod(build<Seed, c0>(in), build<Seed, c1>(in));
+    } else if constexpr (k == op_rem) {
+        return bsx::rem(build<Seed, c0>(in), build<Seed, c1>(in));
+    } else if constexpr (k == op_pct) {
+        return build<Seed, c0>(in) % build<Seed, c1>(in);
     } else {
         static_assert(k == op_where);
         return bsx::where(build<Seed, c0>(in), build<Seed, c1>(in), build<Seed, c2>(in));
@@ -956,6 +1139,8 @@ bool value_equal(double g, double e) {
 
 struct stats {
     int trees = 0, valid = 0, errors = 0, parallel = 0, empty = 0, aliasing = 0, aliasing_views = 0;
+    int valid_by_rules[3] = {0, 0, 0};
+    int reductions = 0;  // evaluated runs whose tree has a reduction
     int max_depth_seen = 0;
     int failures = 0;
 };
@@ -1035,7 +1220,8 @@ struct run_plan {
         if (t.kinds[i] == leaf_array && std::size_t(t.ranks[i]) == RR && RR >= 1) dest_slot = t.slots[i];
     const bool alias_run = dest_slot >= 0 && chance(g, 50);
     std::vector<bool> alias_view(std::size_t(t.leaves), false);
-    // Leaf shapes: the trailing axes of S, each possibly 1 (0 stays 0 or becomes 1).
+    // Leaf shapes: the axes of S where the rule set aligns the leaf (NumPy: trailing, Octave:
+    // leading), each possibly 1 (0 stays 0 or becomes 1).
     std::vector<shape_v> leaf_shapes(std::size_t(t.leaves));
     std::vector<int> memory_leaves;
     for (int i = 0; i < t.count; ++i) {
@@ -1045,13 +1231,14 @@ struct run_plan {
         shape_v s(static_cast<std::size_t>(r));
         const bool full = alias_run && t.slots[i] == dest_slot;
         for (int a = 0; a < r; ++a) {
-            const index_t e = S[std::size_t(int(RR) - r + a)];
+            const index_t e = S[first_axis(std::size_t(r), RR, t.rules) + std::size_t(a)];
             s[std::size_t(a)] = !full && chance(g, large ? 15 : 30) ? 1 : e;
         }
         leaf_shapes[std::size_t(t.slots[i])] = s;
         if (r > 0) memory_leaves.push_back(i);
         if (alias_run && k == leaf_view &&
-            (std::size_t(r) == RR || (std::size_t(r) + 1 == RR && S[0] >= 1)) && chance(g, 75))
+            (std::size_t(r) == RR || (std::size_t(r) + 1 == RR && S[0] >= 1 && t.rules == rules_numpy)) &&
+            chance(g, 75))
             alias_view[std::size_t(t.slots[i])] = true;
     }
     // Sometimes make one leaf's extent wrong (it may or may not break broadcasting); an
@@ -1061,8 +1248,8 @@ struct run_plan {
         shape_v& s = leaf_shapes[std::size_t(t.slots[i])];
         std::size_t a = std::size_t(uniform(g, 0, int(s.size()) - 1));
         for (std::size_t b = 0; b < s.size(); ++b)
-            if (S[RR - s.size() + b] == 0 && chance(g, 70)) a = b;
-        const index_t e = S[RR - s.size() + a];
+            if (S[first_axis(s.size(), RR, t.rules) + b] == 0 && chance(g, 70)) a = b;
+        const index_t e = S[first_axis(s.size(), RR, t.rules) + a];
         s[a] = e <= 1 ? index_t(uniform(g, 2, 3)) : e + 1;
     }
     if (alias_run) make_leaf_dispatch(in, leaf_array, int(RR), dest_slot, leaf_shapes[std::size_t(dest_slot)], g);
@@ -1084,9 +1271,12 @@ struct run_plan {
             make_leaf_dispatch(in, k, t.ranks[i], slot, leaf_shapes[std::size_t(slot)], g);
         }
     }
+    for (int i = 0; i < t.count; ++i)
+        if (is_reduction(t.kinds[i])) in.axes[std::size_t(i)] = uniform(g, -t.ranks[i], t.ranks[i] - 1);
     try {
-        p.expected = naive_eval(t, t.root, in.leaves);
+        p.expected = naive_eval(t, t.root, in.leaves, in.axes);
     } catch (const naive_broadcast_error&) {
+    } catch (const naive_reduce_error&) {
     }
 
     std::ostringstream ctx;
@@ -1098,6 +1288,10 @@ struct run_plan {
         for (auto e : in.leaves[std::size_t(s)].value.shape) ctx << e << ",";
         ctx << ")" << (in.view_kinds[std::size_t(s)].empty() ? "" : " " + in.view_kinds[std::size_t(s)]);
     }
+    for (int i = 0; i < t.count; ++i)
+        if (is_reduction(t.kinds[i])) ctx << "; node " << i << " reduces axis " << in.axes[std::size_t(i)];
+    static const char* rule_names[] = {"numpy", "octave", "xla"};
+    ctx << "; " << rule_names[t.rules] << " rules";
     p.context = ctx.str();
 
     if (!p.expected) {
@@ -1105,6 +1299,12 @@ struct run_plan {
         return p;
     }
     ++st.valid;
+    ++st.valid_by_rules[t.rules];
+    for (int i = 0; i < t.count; ++i)
+        if (is_reduction(t.kinds[i])) {
+            ++st.reductions;
+            break;
+        }
     const index_t n = count_of(p.expected->shape);
     if (n >= 32768) ++st.parallel;
     if (n == 0) ++st.empty;
@@ -1146,6 +1346,9 @@ void run_once(rng_t& g, stats& st, int variant) {
             (void)e;
         } catch (const bsx::broadcast_error&) {
             return;  // both agree: an error
+        } catch (const std::invalid_argument& x) {
+            if (std::string(x.what()).find("is empty") != std::string::npos) return;  // max along an empty axis
+            return report_failure(st, p.context, std::string("unexpected exception ") + x.what());
         } catch (const std::exception& x) {
             return report_failure(st, p.context, std::string("unexpected exception ") + x.what());
         }
@@ -1264,7 +1467,11 @@ BOOST_AUTO_TEST_CASE(random_trees_match_naive_evaluator) {
                                         << st.valid << " evaluated (" << st.parallel << " parallel-sized, "
                                         << st.empty << " empty, " << st.aliasing << " assigned to their own leaf, "
                                         << st.aliasing_views << " of them also reading it through views), "
-                                        << st.errors << " broadcast errors; max depth " << st.max_depth_seen
+                                        << st.errors << " errors (broadcast, or max along an empty axis); "
+                                        << st.valid_by_rules[rules_numpy] << "/" << st.valid_by_rules[rules_octave]
+                                        << "/" << st.valid_by_rules[rules_xla]
+                                        << " evaluated under numpy/octave/xla rules, " << st.reductions
+                                        << " with reductions; max depth " << st.max_depth_seen
                                         << "; failures " << st.failures);
     BOOST_TEST(st.failures == 0);
     BOOST_TEST(st.trees >= 10000);
@@ -1275,14 +1482,17 @@ BOOST_AUTO_TEST_CASE(random_trees_match_naive_evaluator) {
     BOOST_TEST(st.aliasing >= 50);    // and destinations read on the right
     BOOST_TEST(st.aliasing_views >= 30);  // also through overlapping views
     BOOST_TEST(st.max_depth_seen == 4);
+    for (int r : st.valid_by_rules) BOOST_TEST(r >= 1000);  // every rule set
+    BOOST_TEST(st.reductions >= 1000);
 }
 
 BOOST_AUTO_TEST_CASE(generator_covers_ranks_ops_and_leaf_kinds) {
     // The compile-time trees use every rank 1..4 as the result rank, every op and every leaf kind.
     std::array<int, 5> ranks{};
     std::array<int, op_where + 1> kinds{};
+    std::array<int, 3> rules{};
     [&]<std::size_t... K>(std::index_sequence<K...>) {
-        ((++ranks[std::size_t(tree_v<K + 1>.max_rank)],
+        ((++ranks[std::size_t(tree_v<K + 1>.max_rank)], ++rules[std::size_t(tree_v<K + 1>.rules)],
           [&] {
               for (int i = 0; i < tree_v<K + 1>.count; ++i) ++kinds[std::size_t(tree_v<K + 1>.kinds[i])];
           }()),
@@ -1290,4 +1500,5 @@ BOOST_AUTO_TEST_CASE(generator_covers_ranks_ops_and_leaf_kinds) {
     }(std::make_index_sequence<kTrees>{});
     for (int r = 1; r <= 4; ++r) BOOST_TEST(ranks[std::size_t(r)] > 0, "result rank " << r);
     for (int k = 0; k <= op_where; ++k) BOOST_TEST(kinds[std::size_t(k)] > 0, "kind " << k);
+    for (int r = 0; r < 3; ++r) BOOST_TEST(rules[std::size_t(r)] > 0, "rule set " << r);
 }
