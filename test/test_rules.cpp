@@ -32,6 +32,7 @@
 
 namespace {
 
+using test_support::contents;
 using test_support::evaluated;
 using test_support::flat;
 using test_support::fmt;
@@ -111,10 +112,6 @@ void expect_values(const E& e, const std::string& want_shape, const std::vector<
     compare_flat(evaluated(e), want_shape, want);
 }
 
-template <class A>
-std::vector<double> contents(const A& a) {
-    return std::vector<double>(a.begin(), a.end());
-}
 
 /// Row-major values f(i, j) over (m, n), and f(i, j, k) over (p, q, r).
 template <class F>

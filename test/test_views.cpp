@@ -24,6 +24,7 @@
 
 namespace {
 
+using test_support::contents;
 using test_support::evaluated;
 using test_support::flat;
 using test_support::fmt;
@@ -43,11 +44,6 @@ void expect_values(const E& e, const std::string& want_shape, const std::vector<
     compare_flat(evaluated(e), want_shape, want);
 }
 
-/// The elements of an array, in memory order.
-template <class A>
-std::vector<double> contents(const A& a) {
-    return std::vector<double>(a.begin(), a.end());
-}
 
 /// a(i, j) = 10 i + j, shape (m, n).
 bsx::array<double, 2> grid(index_t m, index_t n) {
