@@ -19,7 +19,7 @@
 
 namespace {
 
-using test_support::contents;
+using namespace test_support;
 
 using D1 = bsx::array<double, 1>;
 using D2 = bsx::array<double, 2>;

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
@@ -119,10 +120,14 @@ void expect_array(const bsx::array<T, N>& got, const bsx::shape_t<N>& want_shape
                 rel_tol);
 }
 
-/// An array of the given shape holding `values` in row-major order (copied by hand).
-template <class T, std::size_t N>
-bsx::array<T, N> make_array(const bsx::shape_t<N>& shape, const std::vector<T>& values) {
-    bsx::array<T, N> a(shape);
+/// An array of the given shape (a bsx::shape_t<N>, or any sequence of N extents) holding
+/// `values` in row-major order (copied by hand).
+template <std::size_t N, class T = double, class Shape = bsx::shape_t<N>>
+bsx::array<T, N> make_array(const Shape& shape, const std::vector<T>& values) {
+    BOOST_REQUIRE_EQUAL(std::size(shape), N);
+    bsx::shape_t<N> extents{};
+    std::copy(std::begin(shape), std::end(shape), extents.begin());
+    bsx::array<T, N> a(extents);
     BOOST_REQUIRE_EQUAL(std::size_t(a.size()), values.size());
     std::copy(values.begin(), values.end(), a.data());
     return a;
