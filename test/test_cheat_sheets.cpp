@@ -18,8 +18,7 @@
 
 namespace {
 
-using test_support::evaluated;
-using test_support::fmt;
+using namespace test_support;
 
 template <class E>
 std::vector<double> values(const E& e) {

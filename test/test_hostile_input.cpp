@@ -35,7 +35,7 @@
 #include <omp.h>
 #endif
 
-using test_support::fmt;
+using namespace test_support;
 
 // ============================================================== failing operator new[]
 // When armed, the next array allocation throws std::bad_alloc, as a real shortage would.
@@ -202,7 +202,7 @@ BOOST_AUTO_TEST_CASE(bad_alloc_leaves_the_destination_unchanged) {
     const bsx::array<double, 1> five{1, 2, 3, 4, 5};
     const auto unchanged = [&] {
         BOOST_TEST(fmt(a.shape()) == "(3,)");
-        BOOST_TEST(std::vector<double>(a.begin(), a.end()) == (std::vector<double>{1, 2, 3}),
+        BOOST_TEST(contents(a) == (std::vector<double>{1, 2, 3}),
                    boost::test_tools::per_element());
     };
     fail_next_array_new = true;  // assignment that resizes: the new buffer fails

@@ -26,7 +26,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using bsx::index_t;
-using test_support::fmt;
+using namespace test_support;
 
 const fs::path fixtures = fs::path(BSX_TEST_DATA_DIR) / "npy";
 
@@ -248,7 +248,7 @@ BOOST_AUTO_TEST_CASE(expressions_are_evaluated_on_the_way_out) {
     bsx::save_npy(dir.path / "t.npy", bsx::transpose(a) * 2.0);
     const auto t = bsx::load_npy<double, 2>(dir.path / "t.npy");
     BOOST_TEST(fmt(t.shape()) == "(3,2)");
-    BOOST_TEST(std::vector<double>(t.begin(), t.end()) == (std::vector<double>{2, 8, 4, 10, 6, 12}),
+    BOOST_TEST(contents(t) == (std::vector<double>{2, 8, 4, 10, 6, 12}),
                boost::test_tools::per_element());
     bsx::save_npy(dir.path / "b.npy", a > 2.5);
     const auto b = bsx::load_npy<bool, 2>(dir.path / "b.npy");
@@ -256,7 +256,7 @@ BOOST_AUTO_TEST_CASE(expressions_are_evaluated_on_the_way_out) {
                boost::test_tools::per_element());
     bsx::save_npy(dir.path / "c.npy", bsx::slice(a, bsx::all, 1));  // a strided view
     const auto c = bsx::load_npy<double, 1>(dir.path / "c.npy");
-    BOOST_TEST(std::vector<double>(c.begin(), c.end()) == (std::vector<double>{2, 5}), boost::test_tools::per_element());
+    BOOST_TEST(contents(c) == (std::vector<double>{2, 5}), boost::test_tools::per_element());
     // an existing file is replaced
     bsx::save_npy(dir.path / "t.npy", bsx::zeros<double>(0, 4));
     BOOST_TEST(fmt(bsx::load_npy<double, 2>(dir.path / "t.npy").shape()) == "(0,4)");

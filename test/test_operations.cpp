@@ -36,9 +36,7 @@
 
 namespace {
 
-using test_support::evaluated;
-using test_support::flat;
-using test_support::fmt;
+using namespace test_support;
 
 using bsx::index_t;
 template <std::size_t N>
@@ -52,13 +50,6 @@ const double qnan = std::numeric_limits<double>::quiet_NaN();
 double opaque(double x) {
     volatile double v = x;
     return v;
-}
-
-
-std::string num(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
 }
 
 /// Equal values, NaN matching NaN; with `bits`, zeros must also agree in sign.
@@ -108,21 +99,6 @@ bsx::array<T, 2> row(const std::vector<T>& v) {
     auto a = bsx::zeros<T>(1, v.size());
     std::copy(v.begin(), v.end(), a.begin());
     return a;
-}
-
-
-void compare_flat(const flat& got, const std::string& want_shape, const std::vector<double>& want) {
-    BOOST_TEST(got.shape == want_shape);
-    BOOST_TEST_REQUIRE(got.values.size() == want.size());
-    for (std::size_t k = 0; k < want.size(); ++k)
-        BOOST_TEST(same(got.values[k], want[k], false),
-                   "element " << k << ": got " << num(got.values[k]) << ", expected " << num(want[k]));
-}
-
-/// `e` must have the given shape and, in row-major order, the given values (exact).
-template <class E>
-void expect_values(const E& e, const std::string& want_shape, const std::vector<double>& want) {
-    compare_flat(evaluated(e), want_shape, want);
 }
 
 /// Runs `f`, which must throw bsx::broadcast_error with exactly `message`.
@@ -909,7 +885,7 @@ BOOST_AUTO_TEST_CASE(octave_floyd_warshall_line) {
             for (index_t j = 0; j < n; ++j)
                 ref[i * n + j] = std::min(ref[i * n + j], ref[i * n + k] + ref[k * n + j]);
     for (index_t k = 0; k < n; ++k) dist = bsx::min(dist, dist.col(k) + dist.row(k));
-    BOOST_TEST(std::vector<double>(dist.begin(), dist.end()) == ref, boost::test_tools::per_element());
+    BOOST_TEST(contents(dist) == ref, boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -1033,7 +1009,7 @@ BOOST_AUTO_TEST_CASE(compound_assignment_errors_leave_destination_unchanged) {
     const std::vector<double> orig(a.begin(), a.end());
     const auto unchanged = [&] {
         BOOST_TEST(fmt(a.shape()) == "(2,3)");
-        BOOST_TEST(std::vector<double>(a.begin(), a.end()) == orig, boost::test_tools::per_element());
+        BOOST_TEST(contents(a) == orig, boost::test_tools::per_element());
     };
     const auto expect_error = [&](auto&& f, const std::string& op) {
         try {
@@ -1249,7 +1225,7 @@ BOOST_AUTO_TEST_CASE(assignment_resizes) {
     bsx::array<double, 1> v{1, 2, 3};
     d = bsx::array<double, 2>{{10}, {20}} + v;
     BOOST_TEST(fmt(d.shape()) == "(2,3)");
-    BOOST_TEST(std::vector<double>(d.begin(), d.end()) == (std::vector<double>{11, 12, 13, 21, 22, 23}),
+    BOOST_TEST(contents(d) == (std::vector<double>{11, 12, 13, 21, 22, 23}),
                boost::test_tools::per_element());
     // same shape: written in place
     const double* p = d.data();
@@ -1261,7 +1237,7 @@ BOOST_AUTO_TEST_CASE(assignment_resizes) {
     bsx::array<double, 1> dv = iv;
     BOOST_TEST(dv(2) == 3.0);
     dv = iv / 2;  // int division, then converted
-    BOOST_TEST(std::vector<double>(dv.begin(), dv.end()) == (std::vector<double>{0, 1, 1}),
+    BOOST_TEST(contents(dv) == (std::vector<double>{0, 1, 1}),
                boost::test_tools::per_element());
     bsx::array<double, 2> e = bsx::eval(v + bsx::array<double, 2>{{0}, {1}});
     BOOST_TEST(fmt(e.shape()) == "(2,3)");
@@ -1272,16 +1248,16 @@ BOOST_AUTO_TEST_CASE(compound_assignment) {
     bsx::array<double, 1> row{10, 20, 30};
     bsx::array<double, 2> col{{1}, {2}};
     r += row;
-    BOOST_TEST(std::vector<double>(r.begin(), r.end()) == (std::vector<double>{11, 22, 33, 14, 25, 36}),
+    BOOST_TEST(contents(r) == (std::vector<double>{11, 22, 33, 14, 25, 36}),
                boost::test_tools::per_element());
     r -= col;
-    BOOST_TEST(std::vector<double>(r.begin(), r.end()) == (std::vector<double>{10, 21, 32, 12, 23, 34}),
+    BOOST_TEST(contents(r) == (std::vector<double>{10, 21, 32, 12, 23, 34}),
                boost::test_tools::per_element());
     r *= col * 0.5 + row * 0.0;  // an expression of the destination's shape
-    BOOST_TEST(std::vector<double>(r.begin(), r.end()) == (std::vector<double>{5, 10.5, 16, 12, 23, 34}),
+    BOOST_TEST(contents(r) == (std::vector<double>{5, 10.5, 16, 12, 23, 34}),
                boost::test_tools::per_element());
     r /= 2.0;
-    BOOST_TEST(std::vector<double>(r.begin(), r.end()) == (std::vector<double>{2.5, 5.25, 8, 6, 11.5, 17}),
+    BOOST_TEST(contents(r) == (std::vector<double>{2.5, 5.25, 8, 6, 11.5, 17}),
                boost::test_tools::per_element());
     r += r;  // the destination on the right
     BOOST_TEST(r(1, 2) == 34.0);

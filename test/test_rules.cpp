@@ -32,9 +32,7 @@
 
 namespace {
 
-using test_support::evaluated;
-using test_support::flat;
-using test_support::fmt;
+using namespace test_support;
 
 using bsx::index_t;
 template <std::size_t N>
@@ -101,21 +99,6 @@ auto what_is(std::string want) {
     };
 }
 
-void compare_flat(const flat& got, const std::string& want_shape, const std::vector<double>& want) {
-    BOOST_TEST(got.shape == want_shape);
-    BOOST_TEST(got.values == want, boost::test_tools::per_element());
-}
-/// `e` must have the given shape and, in row-major order, the given values.
-template <class E>
-void expect_values(const E& e, const std::string& want_shape, const std::vector<double>& want) {
-    compare_flat(evaluated(e), want_shape, want);
-}
-
-template <class A>
-std::vector<double> contents(const A& a) {
-    return std::vector<double>(a.begin(), a.end());
-}
-
 /// Row-major values f(i, j) over (m, n), and f(i, j, k) over (p, q, r).
 template <class F>
 std::vector<double> table2(index_t m, index_t n, F f) {
@@ -139,7 +122,6 @@ M2 grid(index_t m, index_t n, double scale = 1.0) {
         for (index_t j = 0; j < n; ++j) a(i, j) = scale * (10.0 * i + j + 1);
     return a;
 }
-using test_support::grid3;
 
 // ---------------------------------------------------------------- compile-time rules
 // Evaluated inside requires-expressions of variable templates: a call that cannot be

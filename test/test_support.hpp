@@ -1,11 +1,19 @@
-// test/test_support.hpp: helpers the unit tests share: NumPy-style shape text written
-// independently of bsx, and an evaluated expression flattened to doubles (one plain
-// comparison function instead of one per expression type keeps compile times down).
+// test/test_support.hpp: the vocabulary the unit tests share. NumPy-style shape text written
+// independently of bsx; results flattened to doubles and checked by one element-wise
+// comparison (non-template, so that each check costs no compile time per expression type);
+// arrays made from row-major values, and random values from a fixed seed.
 #pragma once
 
 #include <bsx/bsx.hpp>
 
+#include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <iterator>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -44,15 +52,94 @@ std::string fmt(const S& s) {
     return out;
 }
 
-/// Shape and row-major values of an expression, evaluated by bsx::eval.
+/// A double with all its digits (17 significant), for messages.
+inline std::string num(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    return buf;
+}
+
+/// Equal, or both NaN.
+inline bool same_value(double got, double want) { return got == want || (std::isnan(got) && std::isnan(want)); }
+
+/// The one element-wise check: `got` must be `want`, element by element, NaN matching
+/// NaN; with rel_tol > 0, values within rel_tol of each other (relative) also pass. Names
+/// the first five differing elements (prefixed with `what`) and counts them.
+inline void expect_same_values(const std::vector<double>& got, const std::vector<double>& want,
+                               const std::string& what = "values", double rel_tol = 0) {
+    BOOST_TEST_REQUIRE(got.size() == want.size(), what << ": " << got.size() << " values, want " << want.size());
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < want.size(); ++i) {
+        const double g = got[i], w = want[i];
+        if (same_value(g, w) || (rel_tol > 0 && std::abs(g - w) <= rel_tol * std::max(std::abs(g), std::abs(w))))
+            continue;
+        if (bad < 5) BOOST_ERROR(what << ": row-major element " << i << ": got " << num(g) << ", want " << num(w));
+        ++bad;
+    }
+    BOOST_CHECK_MESSAGE(bad == 0, what << ": " << bad << " of " << want.size() << " elements differ");
+}
+
+/// Shape and row-major values of a result.
 struct flat {
     std::string shape;
     std::vector<double> values;
 };
+
+/// The elements of an array, in row-major order, as doubles.
+template <class A>
+std::vector<double> contents(const A& a) {
+    return std::vector<double>(a.begin(), a.end());
+}
+
+/// An expression evaluated by bsx::eval, flattened.
 template <class E>
 flat evaluated(const E& e) {
     const auto r = bsx::eval(e);
-    return {fmt(r.shape()), std::vector<double>(r.begin(), r.end())};
+    return {fmt(r.shape()), contents(r)};
+}
+
+/// `got` must have the shape `want_shape` (NumPy text, "(2,3)") and, in row-major order,
+/// the values `want`.
+inline void expect_flat(const flat& got, const std::string& want_shape, const std::vector<double>& want,
+                        double rel_tol = 0) {
+    BOOST_TEST(got.shape == want_shape);
+    expect_same_values(got.values, want, "shape " + want_shape, rel_tol);
+}
+
+/// `e`, evaluated, must have the shape `want_shape` and the values `want`.
+template <class E>
+void expect_values(const E& e, const std::string& want_shape, const std::vector<double>& want) {
+    expect_flat(evaluated(e), want_shape, want);
+}
+
+/// The array `got` itself (not a copy) must have the shape `want_shape` and the values `want`.
+template <class T, std::size_t N, class U>
+void expect_array(const bsx::array<T, N>& got, const bsx::shape_t<N>& want_shape, const std::vector<U>& want,
+                  double rel_tol = 0) {
+    expect_flat({fmt(got.shape()), contents(got)}, fmt(want_shape), std::vector<double>(want.begin(), want.end()),
+                rel_tol);
+}
+
+/// An array of the given shape (a bsx::shape_t<N>, or any sequence of N extents) holding
+/// `values` in row-major order (copied by hand).
+template <std::size_t N, class T = double, class Shape = bsx::shape_t<N>>
+bsx::array<T, N> make_array(const Shape& shape, const std::vector<T>& values) {
+    BOOST_REQUIRE_EQUAL(std::size(shape), N);
+    bsx::shape_t<N> extents{};
+    std::copy(std::begin(shape), std::end(shape), extents.begin());
+    bsx::array<T, N> a(extents);
+    BOOST_REQUIRE_EQUAL(std::size_t(a.size()), values.size());
+    std::copy(values.begin(), values.end(), a.data());
+    return a;
+}
+
+/// n values uniform in [lo, hi), the same for the same seed.
+inline std::vector<double> random_values(std::size_t n, std::uint64_t seed, double lo = -10.0, double hi = 10.0) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> d(lo, hi);
+    std::vector<double> v(n);
+    for (auto& x : v) x = d(rng);
+    return v;
 }
 
 /// a(i, j, k) = 100 i + 10 j + k, shape (p, q, r): every element names its index.

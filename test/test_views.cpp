@@ -24,30 +24,11 @@
 
 namespace {
 
-using test_support::evaluated;
-using test_support::flat;
-using test_support::fmt;
+using namespace test_support;
 
 using bsx::index_t;
 template <std::size_t N>
 using shape = std::array<index_t, N>;
-
-
-void compare_flat(const flat& got, const std::string& want_shape, const std::vector<double>& want) {
-    BOOST_TEST(got.shape == want_shape);
-    BOOST_TEST(got.values == want, boost::test_tools::per_element());
-}
-/// `e` must have the given shape and, in row-major order, the given values.
-template <class E>
-void expect_values(const E& e, const std::string& want_shape, const std::vector<double>& want) {
-    compare_flat(evaluated(e), want_shape, want);
-}
-
-/// The elements of an array, in memory order.
-template <class A>
-std::vector<double> contents(const A& a) {
-    return std::vector<double>(a.begin(), a.end());
-}
 
 /// a(i, j) = 10 i + j, shape (m, n).
 bsx::array<double, 2> grid(index_t m, index_t n) {
@@ -56,7 +37,6 @@ bsx::array<double, 2> grid(index_t m, index_t n) {
         for (index_t j = 0; j < n; ++j) a(i, j) = 10.0 * i + j;
     return a;
 }
-using test_support::grid3;
 
 /// Runs `f`, which must throw bsx::broadcast_error; then `a` must still hold `before`.
 template <class F, class A>

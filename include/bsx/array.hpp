@@ -15,6 +15,7 @@
 #include "detail/storage.hpp"
 #include "detail/strided_access.hpp"
 #include "eval/assign.hpp"
+#include "expr/constraints.hpp"
 #include "expr/expression.hpp"
 #include "shape/shape.hpp"
 #include "view/strided_view.hpp"
@@ -75,16 +76,17 @@ public:
         data_[0] = value;
     }
 
-    /// Evaluates an expression; its rank must be N.
-    template <expression E>
+    /// Evaluates an expression of rank N. One of another rank selects the deleted overload,
+    /// so std::is_constructible is false and the compiler quotes the reason on its line.
+    template <detail::expression_of_rank<N> E>
         requires(!std::is_same_v<std::remove_cvref_t<E>, array>)
     array(E&& e) {
-        static_assert(rank_v<E> == N,
-                      "bsx: the rank of the expression differs from the rank of the array it initializes");
         const auto shape = e.shape();
         allocate(shape, false);
         detail::assign_broadcast(data(), shape, this->strides(), e);
     }
+    template <detail::expression_of_other_rank<N> E>
+    array(E&&) = delete;  // bsx: the rank of the expression differs from the rank of the array it initializes
 
     array(const array& o) : array(o.shape_, o.begin(), o.end()) {}
     array(array&& o) noexcept : shape_(std::exchange(o.shape_, shape_t<N>{})), data_(std::move(o.data_)) {}
@@ -102,30 +104,35 @@ public:
         return *this;
     }
 
-    /// A scalar fills the array (shape kept); an expression of rank N is evaluated into
-    /// it, resizing first if the shapes differ. Value semantics hold when the expression
-    /// reads this array.
-    template <class X>
+    /// A scalar fills the array (shape kept).
+    template <arithmetic_scalar X>
+    array& operator=(const X& x) {
+        std::fill(begin(), end(), static_cast<T>(x));
+        return *this;
+    }
+    /// An expression of rank N is evaluated into the array, resizing it first if the
+    /// shapes differ. Value semantics hold when the expression reads this array.
+    template <detail::expression_of_rank<N> X>
         requires(!std::is_same_v<std::remove_cvref_t<X>, array>)
     array& operator=(X&& x) {
-        if constexpr (arithmetic_scalar<X>) {
-            std::fill(begin(), end(), static_cast<T>(x));
+        if (x.shape() == shape_) {
+            detail::assign_broadcast(data(), shape_, this->strides(), x);
         } else {
-            static_assert(expression<X>, "bsx: the right-hand side must be a bsx expression or an arithmetic scalar");
-            static_assert(rank_v<X> == N,
-                          "bsx: the rank of the expression differs from the rank of the array it is assigned to");
-            if (x.shape() == shape_) {
-                detail::assign_broadcast(data(), shape_, this->strides(), x);
-            } else {
-                // The old elements stay alive while the new ones are computed, so reading
-                // this array on the right needs no copy.
-                array fresh(x.shape(), no_init{});
-                detail::assign_broadcast(fresh.data(), fresh.shape_, fresh.strides(), x);
-                *this = std::move(fresh);
-            }
+            // The old elements stay alive while the new ones are computed, so reading
+            // this array on the right needs no copy.
+            array fresh(x.shape(), no_init{});
+            detail::assign_broadcast(fresh.data(), fresh.shape_, fresh.strides(), x);
+            *this = std::move(fresh);
         }
         return *this;
     }
+    // Anything else selects a deleted overload: std::is_assignable is false, and the
+    // compiler quotes the reason on its line.
+    template <detail::expression_of_other_rank<N> X>
+    array& operator=(X&&) = delete;  // bsx: the rank of the expression differs from the rank of the array it is assigned to
+    template <class X>
+        requires(!operand<X> && !std::is_convertible_v<X, array>)
+    array& operator=(X&&) = delete;  // bsx: the right-hand side must be a bsx expression or an arithmetic scalar
 
     T* data() noexcept { return data_.get(); }
     const T* data() const noexcept { return data_.get(); }

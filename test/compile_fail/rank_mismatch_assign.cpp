@@ -1,4 +1,4 @@
-// expect: rank of the expression differs
+// expect: bsx: the rank of the expression differs from the rank of the array it is assigned to
 // Assigning a rank-3 expression to an existing rank-2 array must not compile (ranks are
 // static; assignment resizes extents, never the rank).
 #include <bsx/bsx.hpp>

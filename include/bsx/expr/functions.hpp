@@ -13,6 +13,7 @@
 
 #include "../shape/broadcast_dims.hpp"
 #include "../view/in_dims.hpp"
+#include "constraints.hpp"
 #include "map_node.hpp"
 #include "ops.hpp"
 #include "with_rules.hpp"
@@ -53,40 +54,44 @@ auto apply_with_dims(A&& a, B&& b, std::span<const index_t> dims) {
 }
 
 /// `Op` applied element-wise to `Arity` broadcast operands, at least one an expression.
-/// Operands that cannot meet (two rule tags, ranks xla_rules cannot align) select a
-/// deleted overload, so `requires` sees the call as ill-formed and the compiler's note
-/// shows the comment on that line.
+/// Arguments that cannot form a node select a deleted overload, one per reason (see
+/// constraints.hpp), so `requires` sees the call as ill-formed and the compiler's note
+/// quotes the reason written on that line.
 template <class Op, std::size_t Arity>
 struct elementwise_function {
     template <class... X>
-        requires(sizeof...(X) == Arity && (operand<X> && ...) && (expression<X> || ...) && combinable<X...>)
+        requires(sizeof...(X) == Arity && forms_node<Op, X...>)
     auto operator()(X&&... xs) const {
         return make_node(Op{}, std::forward<X>(xs)...);
     }
     template <class... X>
-        requires(sizeof...(X) == Arity && (operand<X> && ...) && (expression<X> || ...) && !one_rule_set<X...>)
+        requires(sizeof...(X) == Arity && has_non_numeric_operand<X...>)
+    void operator()(X&&...) const = delete;  // bsx: every operand must be a bsx expression or an arithmetic scalar
+    template <class... X>
+        requires(sizeof...(X) == Arity && mixes_rule_sets<X...>)
     void operator()(X&&...) const = delete;  // bsx: operands tagged with different rule sets (with_rules) cannot meet in one node
     template <class... X>
-        requires(sizeof...(X) == Arity && (operand<X> && ...) && (expression<X> || ...) && one_rule_set<X...> &&
-                 !ranks_align<X...>)
+        requires(sizeof...(X) == Arity && needs_broadcast_dimensions<X...>)
     void operator()(X&&...) const = delete;  // bsx: under xla rules, operands of different rank need explicit broadcast dimensions (bsx::in_dims, or bsx::add(a, b, {dims}))
 
     /// The XLA form, `bsx::add(a, b, {1})`: dims place the lower-rank operand.
     template <class A, class B>
-        requires(Arity == 2 && operand<A> && operand<B> && (expression<A> || expression<B>) && one_rule_set<A, B>)
+        requires(Arity == 2 && operand<A> && operand<B> && involves_expression<A, B> && one_rule_set<A, B> &&
+                 accepts_element_types<Op, A, B>)
     auto operator()(A&& a, B&& b, std::initializer_list<index_t> dims) const {
         return apply_with_dims<Op>(std::forward<A>(a), std::forward<B>(b),
                                    std::span<const index_t>(dims.begin(), dims.size()));
     }
     template <class A, class B, std::size_t K>
-        requires(Arity == 2 && operand<A> && operand<B> && (expression<A> || expression<B>) && one_rule_set<A, B>)
+        requires(Arity == 2 && operand<A> && operand<B> && involves_expression<A, B> && one_rule_set<A, B> &&
+                 accepts_element_types<Op, A, B>)
     auto operator()(A&& a, B&& b, const std::array<index_t, K>& dims) const {
         static_assert(K == std::min(operand_rank<A>(), operand_rank<B>()),
                       "bsx: give one broadcast dimension per axis of the lower-rank operand");
         return apply_with_dims<Op>(std::forward<A>(a), std::forward<B>(b), std::span<const index_t>(dims));
     }
     template <class A, class B>
-        requires(Arity == 2 && operand<A> && operand<B> && (expression<A> || expression<B>) && !one_rule_set<A, B>)
+        requires(Arity == 2 && mixes_rule_sets<A, B>)
     void operator()(A&&, B&&, std::initializer_list<index_t>) const = delete;  // bsx: operands tagged with different rule sets (with_rules) cannot meet in one node
 };
 template <class Op>
@@ -158,29 +163,35 @@ auto cast(X&& x) {
 
 /// f applied element-wise to k >= 1 broadcast operands.
 template <class F, class... X>
-    requires(sizeof...(X) >= 1 && (expression<X> || ...) && detail::combinable<X...>)
+    requires(sizeof...(X) >= 1 && detail::involves_expression<X...> && (operand<X> && ...) && detail::combinable<X...>)
 auto map(F f, X&&... xs) {
     return detail::make_node(ops::user_function<F>{std::move(f), "map"}, std::forward<X>(xs)...);
 }
 template <class F, class... X>
-    requires(sizeof...(X) >= 1 && (expression<X> || ...) && !detail::one_rule_set<X...>)
+    requires detail::has_non_numeric_operand<X...>
+void map(F, X&&...) = delete;  // bsx: every operand must be a bsx expression or an arithmetic scalar
+template <class F, class... X>
+    requires detail::mixes_rule_sets<X...>
 void map(F, X&&...) = delete;  // bsx: operands tagged with different rule sets (with_rules) cannot meet in one node
 template <class F, class... X>
-    requires(sizeof...(X) >= 1 && (expression<X> || ...) && detail::one_rule_set<X...> && !detail::ranks_align<X...>)
+    requires detail::needs_broadcast_dimensions<X...>
 void map(F, X&&...) = delete;  // bsx: under xla rules, operands of different rank need explicit broadcast dimensions (bsx::in_dims)
 
 /// Octave's name for a binary map.
 template <class F, class A, class B>
-    requires((expression<A> || expression<B>) && detail::combinable<A, B>)
+    requires(detail::involves_expression<A, B> && operand<A> && operand<B> && detail::combinable<A, B>)
 auto bsxfun(F f, A&& a, B&& b) {
     return detail::make_node(ops::user_function<F>{std::move(f), "bsxfun"}, std::forward<A>(a),
                              std::forward<B>(b));
 }
 template <class F, class A, class B>
-    requires((expression<A> || expression<B>) && !detail::one_rule_set<A, B>)
+    requires detail::has_non_numeric_operand<A, B>
+void bsxfun(F, A&&, B&&) = delete;  // bsx: every operand must be a bsx expression or an arithmetic scalar
+template <class F, class A, class B>
+    requires detail::mixes_rule_sets<A, B>
 void bsxfun(F, A&&, B&&) = delete;  // bsx: operands tagged with different rule sets (with_rules) cannot meet in one node
 template <class F, class A, class B>
-    requires((expression<A> || expression<B>) && detail::one_rule_set<A, B> && !detail::ranks_align<A, B>)
+    requires detail::needs_broadcast_dimensions<A, B>
 void bsxfun(F, A&&, B&&) = delete;  // bsx: under xla rules, operands of different rank need explicit broadcast dimensions (bsx::in_dims)
 
 }  // namespace bsx

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "../eval/assign.hpp"
+#include "constraints.hpp"
 #include "map_node.hpp"
 #include "ops.hpp"
 
@@ -19,30 +20,42 @@ concept writable =
     strided_expression<D> && !std::is_const_v<std::remove_pointer_t<decltype(std::declval<D&>().data())>>;
 }  // namespace detail
 
-#define BSX_UNARY_OPERATOR(SYMBOL, OP)                                        \
-    template <expression X>                                                   \
-    auto operator SYMBOL(X&& x) {                                             \
-        return detail::make_node(ops::OP{}, std::forward<X>(x));              \
-    }
+// Arguments that cannot form a node select a deleted overload, one per reason (see
+// constraints.hpp), so `requires` sees the call as ill-formed and the compiler's note
+// quotes the reason written on that line.
+#define BSX_UNARY_OPERATOR(SYMBOL, OP)                                                                        \
+    template <expression X>                                                                                   \
+        requires detail::accepts_element_types<ops::OP, X>                                                   \
+    auto operator SYMBOL(X&& x) {                                                                             \
+        return detail::make_node(ops::OP{}, std::forward<X>(x));                                              \
+    }                                                                                                         \
+    template <expression X>                                                                                   \
+        requires(!detail::accepts_element_types<ops::OP, X>)                                                 \
+    void operator SYMBOL(X&&) = delete; /* bsx: operator~ needs integral or bool operands */
 BSX_UNARY_OPERATOR(+, unary_plus)
 BSX_UNARY_OPERATOR(-, negate)
 BSX_UNARY_OPERATOR(!, logical_not_operator)
 BSX_UNARY_OPERATOR(~, bit_not)
 #undef BSX_UNARY_OPERATOR
 
-// Operands that cannot meet select a deleted overload (see elementwise_function).
 #define BSX_BINARY_OPERATOR(SYMBOL, OP)                                                                       \
     template <class A, class B>                                                                               \
-        requires((expression<A> || expression<B>) && detail::combinable<A, B>)                               \
+        requires detail::forms_node<ops::OP, A, B>                                                            \
     auto operator SYMBOL(A&& a, B&& b) {                                                                      \
         return detail::make_node(ops::OP{}, std::forward<A>(a), std::forward<B>(b));                          \
     }                                                                                                         \
     template <class A, class B>                                                                               \
-        requires((expression<A> || expression<B>) && !detail::one_rule_set<A, B>)                            \
+        requires detail::has_non_numeric_operand<A, B>                                                        \
+    void operator SYMBOL(A&&, B&&) = delete; /* bsx: every operand must be a bsx expression or an arithmetic scalar */ \
+    template <class A, class B>                                                                               \
+        requires detail::mixes_rule_sets<A, B>                                                                \
     void operator SYMBOL(A&&, B&&) = delete; /* bsx: operands tagged with different rule sets (with_rules) cannot meet in one node */ \
     template <class A, class B>                                                                               \
-        requires((expression<A> || expression<B>) && detail::one_rule_set<A, B> && !detail::ranks_align<A, B>) \
-    void operator SYMBOL(A&&, B&&) = delete; /* bsx: under xla rules, operands of different rank need explicit broadcast dimensions (bsx::in_dims, or bsx::add(a, b, {dims})) */
+        requires detail::needs_broadcast_dimensions<A, B>                                                     \
+    void operator SYMBOL(A&&, B&&) = delete; /* bsx: under xla rules, operands of different rank need explicit broadcast dimensions (bsx::in_dims, or bsx::add(a, b, {dims})) */ \
+    template <class A, class B>                                                                               \
+        requires detail::rejects_element_types<ops::OP, A, B>                                                 \
+    void operator SYMBOL(A&&, B&&) = delete; /* bsx: operator% needs integral operands (bsx::mod or bsx::rem for floating point); & | ^ need integral or bool operands */
 BSX_BINARY_OPERATOR(+, plus)
 BSX_BINARY_OPERATOR(-, minus)
 BSX_BINARY_OPERATOR(*, multiplies)
@@ -61,13 +74,25 @@ BSX_BINARY_OPERATOR(|, bit_or)
 BSX_BINARY_OPERATOR(^, bit_xor)
 #undef BSX_BINARY_OPERATOR
 
+// The destination is the left operand of the node `dest op= x` builds, so the binary
+// operators' reasons apply, each with its deleted overload.
 #define BSX_COMPOUND_OPERATOR(SYMBOL, OP)                                                          \
     template <detail::writable D, class X>                                                         \
+        requires detail::forms_node<ops::OP, D, X>                                                 \
     D&& operator SYMBOL(D&& dest, X&& x) {                                                         \
         detail::compound_assign("operator" #SYMBOL, ops::OP{}, dest.data(), dest.shape(),          \
                                 dest.strides(), std::forward<X>(x));                               \
         return std::forward<D>(dest);                                                              \
-    }
+    }                                                                                              \
+    template <detail::writable D, class X>                                                         \
+        requires detail::has_non_numeric_operand<D, X>                                             \
+    void operator SYMBOL(D&&, X&&) = delete; /* bsx: the right-hand side must be a bsx expression or an arithmetic scalar */ \
+    template <detail::writable D, class X>                                                         \
+        requires detail::needs_broadcast_dimensions<D, X>                                          \
+    void operator SYMBOL(D&&, X&&) = delete; /* bsx: under xla rules, operands of different rank need explicit broadcast dimensions (bsx::in_dims) */ \
+    template <detail::writable D, class X>                                                         \
+        requires detail::rejects_element_types<ops::OP, D, X>                                      \
+    void operator SYMBOL(D&&, X&&) = delete; /* bsx: %= needs integral operands (bsx::mod or bsx::rem for floating point); &= |= ^= need integral or bool operands */
 BSX_COMPOUND_OPERATOR(+=, plus)
 BSX_COMPOUND_OPERATOR(-=, minus)
 BSX_COMPOUND_OPERATOR(*=, multiplies)

@@ -149,12 +149,13 @@ struct ldivide {
     template <class A, class B>
     constexpr auto operator()(A a, B b) const { return divides{}(b, a); }
 };
+/// Integers only (constrained, so that `requires { a % b; }` is false for doubles; bsx::mod
+/// and bsx::rem take floating point).
 struct modulus {
     static constexpr std::string_view name = "operator%";
     template <class A, class B>
+        requires detail::integral_pair<A, B>
     constexpr auto operator()(A a, B b) const {
-        static_assert(detail::integral_pair<A, B>,
-                      "bsx: operator% needs integral operands; use bsx::mod or bsx::rem for floating point");
         using R = detail::arithmetic_t<A, B>;
         return static_cast<R>(static_cast<R>(a) % detail::safe_divisor(static_cast<R>(b)));  // x % 0 is 0
     }
@@ -292,14 +293,13 @@ struct logical_not_operator : logical_not {
     static constexpr std::string_view name = "operator!";
 };
 
-// ---- bitwise (integral and bool; bool with bool stays bool, as in NumPy) ----------
+// ---- bitwise (integral and bool only, constrained; bool with bool stays bool, as in NumPy)
 #define BSX_BITWISE(NAME, SYMBOL)                                                          \
     struct NAME {                                                                          \
         static constexpr std::string_view name = "operator" #SYMBOL;                       \
         template <class A, class B>                                                        \
+            requires detail::integral_pair<A, B>                                           \
         constexpr auto operator()(A a, B b) const {                                        \
-            static_assert(detail::integral_pair<A, B>,                                     \
-                          "bsx: operator" #SYMBOL " needs integral or bool operands");     \
             if constexpr (detail::both_bool<A, B>) {                                       \
                 return static_cast<bool>(a SYMBOL b);                                      \
             } else {                                                                       \
@@ -333,8 +333,8 @@ struct negate {
 struct bit_not {
     static constexpr std::string_view name = "operator~";
     template <class A>
+        requires std::is_integral_v<A>
     constexpr auto operator()(A a) const {
-        static_assert(std::is_integral_v<A>, "bsx: operator~ needs integral or bool operands");
         if constexpr (std::is_same_v<A, bool>)
             return !a;
         else

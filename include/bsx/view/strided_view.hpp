@@ -38,11 +38,19 @@ public:
         return assign(other);
     }
     /// Writes an expression (broadcast to this view's shape) or a scalar into the viewed elements.
-    template <class X>
-        requires(!std::is_same_v<std::remove_cvref_t<X>, strided_view>)
+    template <operand X>
+        requires(!std::is_same_v<std::remove_cvref_t<X>, strided_view> && !std::is_const_v<T>)
     strided_view& operator=(X&& x) {
         return assign(std::forward<X>(x));
     }
+    // Misuse selects a deleted overload: std::is_assignable is false, and the compiler
+    // quotes the reason on its line.
+    template <class X>
+        requires(!std::is_same_v<std::remove_cvref_t<X>, strided_view> && std::is_const_v<T>)
+    strided_view& operator=(X&&) = delete;  // bsx: cannot assign through a view of const elements
+    template <class X>
+        requires(!operand<X> && !std::is_const_v<T>)
+    strided_view& operator=(X&&) = delete;  // bsx: the right-hand side must be a bsx expression or an arithmetic scalar
 
     T* data() const noexcept { return data_; }
     const shape_t<N>& shape() const noexcept { return shape_; }
@@ -55,7 +63,6 @@ private:
 
     template <class X>
     strided_view& assign(X&& x) {
-        static_assert(!std::is_const_v<T>, "bsx: cannot assign through a view of const elements");
         detail::assign_to("operator=", data_, shape_, strides_, std::forward<X>(x));
         return *this;
     }
