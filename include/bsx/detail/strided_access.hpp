@@ -31,12 +31,7 @@ namespace detail {
 template <class Derived, std::size_t N>
 class strided_access {
 public:
-    index_t extent(std::size_t axis) const {
-        if (axis >= N)
-            throw std::out_of_range("bsx: extent: axis " + std::to_string(axis) +
-                                    " is out of range for rank " + std::to_string(N));
-        return self().shape()[axis];
-    }
+    index_t extent(std::size_t axis) const { return checked_extent(self().shape(), axis); }
     index_t size() const noexcept { return shape_size(self().shape()); }
 
     template <std::integral... I>

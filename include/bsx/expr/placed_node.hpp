@@ -11,17 +11,19 @@
 #include "../detail/operand.hpp"
 #include "../shape/broadcast_dims.hpp"
 #include "expression.hpp"
+#include "unary_node.hpp"
 #include "with_rules.hpp"
 
 namespace bsx {
 
 template <class Held, std::size_t R>
-class placed_node {
-    using operand_type = detail::unwrapped_t<Held>;
+class placed_node : public unary_node<placed_node<Held, R>, Held> {
+    using base = unary_node<placed_node<Held, R>, Held>;
+    using typename base::operand_type;
     static constexpr std::size_t r = rank_v<operand_type>;
 
 public:
-    using bsx_expression_tag = void;
+    using base::operand;
     using rules_tag = detail::rules_tag_t<operand_type>;
     using value_type = value_type_t<operand_type>;
     static constexpr std::size_t rank = R;
@@ -29,13 +31,10 @@ public:
     /// Precondition (checked by the callers): shape[at[k]] is the operand's extent k, or
     /// that extent is 1.
     placed_node(Held held, const detail::placement_t<r>& at, const shape_t<R>& shape)
-        : held_(std::move(held)), at_(at), shape_(shape) {}
+        : base(std::move(held)), at_(at), shape_(shape) {}
 
-    const operand_type& operand() const noexcept { return detail::unwrap(held_); }
     const detail::placement_t<r>& placement() const noexcept { return at_; }
     const shape_t<R>& shape() const noexcept { return shape_; }
-    index_t size() const noexcept { return shape_size(shape_); }
-    index_t extent(std::size_t axis) const { return shape_.at(axis); }
 
     value_type element(const shape_t<R>& idx) const {
         const auto s = operand().shape();
@@ -43,14 +42,8 @@ public:
         for (std::size_t k = 0; k < r; ++k) at_idx[k] = s[k] == 1 ? 0 : idx[at_[k]];
         return operand().element(at_idx);
     }
-    template <std::integral... I>
-        requires(sizeof...(I) == R)
-    value_type operator()(I... i) const {
-        return element({static_cast<index_t>(i)...});
-    }
 
 private:
-    Held held_;
     detail::placement_t<r> at_;
     shape_t<R> shape_;
 };
