@@ -10,9 +10,10 @@
 #include <type_traits>
 #include <utility>
 
-#include "../detail/operand.hpp"
+#include "../expr/operand.hpp"
 #include "../expr/map_node.hpp"
 #include "../shape/rules.hpp"
+#include "../view/strided_view.hpp"
 #include "evaluator.hpp"
 #include "loop.hpp"
 

@@ -26,16 +26,12 @@
 #include "../expr/placed_node.hpp"
 #include "../expr/scalar.hpp"
 #include "../expr/with_rules.hpp"
+#include "../view/strided_view.hpp"
 #include "alias.hpp"
 #include "loop.hpp"
 #include "math_evaluator.hpp"
 
-namespace bsx {
-
-template <class T, std::size_t N>
-class strided_view;
-
-namespace detail {
+namespace bsx::detail {
 
 template <class T, std::size_t D, class E>
 void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& strides, const E& expr);
@@ -425,5 +421,4 @@ struct binder<map_node<Op, Held...>> : binder_defaults {
     }
 };
 
-}  // namespace detail
-}  // namespace bsx
+}  // namespace bsx::detail

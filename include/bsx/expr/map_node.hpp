@@ -14,7 +14,7 @@
 #include <boost/hana/tuple.hpp>
 #include <boost/hana/unpack.hpp>
 
-#include "../detail/operand.hpp"
+#include "operand.hpp"
 #include "../shape/rules.hpp"
 #include "expression.hpp"
 #include "node.hpp"

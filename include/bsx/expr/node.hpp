@@ -30,8 +30,8 @@ public:
     index_t size() const noexcept { return shape_size(self().shape()); }
     /// Throws std::out_of_range for an axis >= rank, as arrays do.
     index_t extent(std::size_t axis) const { return detail::checked_extent(self().shape(), axis); }
-    template <std::integral... I>
-        requires(sizeof...(I) == Derived::rank)
+    template <std::integral... I, class D = Derived>  // D: Derived is complete only at the call
+        requires(sizeof...(I) == D::rank)
     auto operator()(I... i) const {
         return self().element({static_cast<index_t>(i)...});
     }

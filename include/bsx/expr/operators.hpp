@@ -1,23 +1,15 @@
 // bsx/expr/operators.hpp: the C++ operators on expressions, generated from the
-// operation table: unary, binary (a bsx expression on at least one side, a scalar
-// allowed on the other) and compound assignment into arrays and views.
+// operation table: unary and binary (a bsx expression on at least one side, a scalar
+// allowed on the other). Compound assignment evaluates: eval/compound_assignment.hpp.
 #pragma once
 
 #include <type_traits>
 #include <utility>
 
-#include "../eval/assign.hpp"
 #include "map_node.hpp"
 #include "ops.hpp"
 
 namespace bsx {
-
-namespace detail {
-/// Something `+=` can write into: an array or a view of mutable elements.
-template <class D>
-concept writable =
-    strided_expression<D> && !std::is_const_v<std::remove_pointer_t<decltype(std::declval<D&>().data())>>;
-}  // namespace detail
 
 #define BSX_UNARY_OPERATOR(SYMBOL, OP)                                        \
     template <expression X>                                                   \
@@ -60,22 +52,5 @@ BSX_BINARY_OPERATOR(&, bit_and)
 BSX_BINARY_OPERATOR(|, bit_or)
 BSX_BINARY_OPERATOR(^, bit_xor)
 #undef BSX_BINARY_OPERATOR
-
-#define BSX_COMPOUND_OPERATOR(SYMBOL, OP)                                                          \
-    template <detail::writable D, class X>                                                         \
-    D&& operator SYMBOL(D&& dest, X&& x) {                                                         \
-        detail::compound_assign("operator" #SYMBOL, ops::OP{}, dest.data(), dest.shape(),          \
-                                dest.strides(), std::forward<X>(x));                               \
-        return std::forward<D>(dest);                                                              \
-    }
-BSX_COMPOUND_OPERATOR(+=, plus)
-BSX_COMPOUND_OPERATOR(-=, minus)
-BSX_COMPOUND_OPERATOR(*=, multiplies)
-BSX_COMPOUND_OPERATOR(/=, divides)
-BSX_COMPOUND_OPERATOR(%=, modulus)
-BSX_COMPOUND_OPERATOR(&=, bit_and)
-BSX_COMPOUND_OPERATOR(|=, bit_or)
-BSX_COMPOUND_OPERATOR(^=, bit_xor)
-#undef BSX_COMPOUND_OPERATOR
 
 }  // namespace bsx

@@ -4,11 +4,12 @@
 // get a strided view instead (view/in_dims.hpp); this node serves the lazy ones.
 #pragma once
 
-#include <concepts>
 #include <cstddef>
+#include <span>
+#include <string_view>
 #include <utility>
 
-#include "../detail/operand.hpp"
+#include "operand.hpp"
 #include "../shape/broadcast_dims.hpp"
 #include "expression.hpp"
 #include "unary_node.hpp"
@@ -47,5 +48,18 @@ private:
     detail::placement_t<r> at_;
     shape_t<R> shape_;
 };
+
+namespace detail {
+
+/// Any operand placed at rank R, its axis k on axis dims[k], as a node: the broadcast
+/// dimensions of `bsx::add(a, b, {dims})`. `operation` names the caller in errors.
+template <std::size_t R, class X>
+auto place_in_dims(std::string_view operation, X&& x, std::span<const index_t> dims) {
+    const auto s = operand_shape(x);
+    const auto at = placement_from_dims<R>(operation, s, dims);
+    return placed_node<held_t<X>, R>(hold(std::forward<X>(x)), at, placed_shape<R>(s, at));
+}
+
+}  // namespace detail
 
 }  // namespace bsx

@@ -8,7 +8,7 @@
 #include <boost/hana/at.hpp>
 #include <boost/hana/tuple.hpp>
 
-#include "../detail/operand.hpp"
+#include "operand.hpp"
 #include "node.hpp"
 
 namespace bsx {

@@ -9,7 +9,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "../detail/operand.hpp"
+#include "operand.hpp"
 #include "../shape/rules.hpp"
 #include "expression.hpp"
 #include "unary_node.hpp"

@@ -10,7 +10,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "../detail/operand.hpp"
+#include "../expr/operand.hpp"
 #include "../eval/evaluator.hpp"
 #include "../eval/reduce.hpp"
 #include "../expr/expression.hpp"

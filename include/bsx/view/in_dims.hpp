@@ -42,9 +42,12 @@ auto place(X&& x, const placement_t<operand_rank<X>()>& at, const shape_t<R>& sh
 /// in_dims with the caller's name for messages.
 template <std::size_t R, class X>
 auto in_dims_for(std::string_view operation, X&& x, std::span<const index_t> dims) {
-    const auto s = operand_shape(x);
-    const auto at = placement_from_dims<R>(operation, s, dims);
-    return place<R>(std::forward<X>(x), at, placed_shape<R>(s, at));
+    if constexpr (viewable_memory<X>) {
+        const auto at = placement_from_dims<R>(operation, x.shape(), dims);
+        return place<R>(std::forward<X>(x), at, placed_shape<R>(x.shape(), at));
+    } else {
+        return place_in_dims<R>(operation, std::forward<X>(x), dims);
+    }
 }
 
 template <class X, std::size_t M>

@@ -9,15 +9,11 @@
 #include <string>
 #include <type_traits>
 
-#include "../detail/strided_access.hpp"
-#include "../reduce/reductions.hpp"
+#include "../fwd.hpp"
+#include "strided_access.hpp"
 #include "strided_view.hpp"
 
 namespace bsx {
-
-/// `bsx::all`: the whole axis in slice() (NumPy `:`), and the all() reduction.
-struct all_t : detail::reduction_function<ops::all_reduction> {};
-inline constexpr all_t all{};
 
 /// An extent-1 axis inserted into the view (NumPy `None` / `np.newaxis`).
 struct newaxis_t {};

@@ -7,9 +7,11 @@
 #include <type_traits>
 #include <utility>
 
-#include "../detail/strided_access.hpp"
-#include "../eval/assign.hpp"
+#include "../expr/expression.hpp"
+#include "../expr/operand.hpp"
+#include "../fwd.hpp"
 #include "../shape/shape.hpp"
+#include "strided_access.hpp"
 
 namespace bsx {
 

@@ -1,4 +1,4 @@
-// bsx/detail/strided_access.hpp: element access shared by arrays and views
+// bsx/view/strided_access.hpp: element access shared by arrays and views
 // (anything with data(), shape() and strides()): unchecked and checked indexing,
 // extents, and the row/col views of rank-2 operands.
 #pragma once
@@ -9,14 +9,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "../fwd.hpp"
 #include "../shape/shape.hpp"
 
-namespace bsx {
-
-template <class T, std::size_t N>
-class strided_view;
-
-namespace detail {
+namespace bsx::detail {
 
 [[noreturn]] inline void throw_index_error(const char* what, index_t index, std::size_t axis,
                                            index_t extent) {
@@ -98,5 +94,4 @@ private:
     }
 };
 
-}  // namespace detail
-}  // namespace bsx
+}  // namespace bsx::detail
