@@ -21,6 +21,7 @@
 
 #include "../config.hpp"
 #include "../expr/expression.hpp"
+#include "../expr/index_map.hpp"
 #include "../expr/map_node.hpp"
 #include "../expr/ops.hpp"
 #include "../expr/placed_node.hpp"
@@ -35,23 +36,6 @@ namespace bsx::detail {
 
 template <class T, std::size_t D, class E>
 void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& strides, const E& expr);
-
-/// Where a rank-R operand's elements lie in a rank-D destination's index space: at
-/// destination index i the operand reads index k = first[k] + sum over d of
-/// step[k][d] * i[d]. A broadcast axis has every step 0; a permuted axis one step 1 on
-/// another axis; a sliced one a start and a stride; a split one steps on several axes.
-template <std::size_t R, std::size_t D>
-struct index_map {
-    shape_t<R> first{};
-    std::array<shape_t<D>, R> step{};
-
-    /// Operand axis k on destination axis to[k], stride 1 (an alignment of ranks).
-    static index_map aligned(const std::array<std::size_t, R>& to) noexcept {
-        index_map m;
-        for (std::size_t k = 0; k < R; ++k) m.step[k][to[k]] = 1;
-        return m;
-    }
-};
 
 // ---- leaves ------------------------------------------------------------------------
 
@@ -297,30 +281,8 @@ struct binder_defaults {
 /// Binds `e`, read through `map`, to the destination.
 template <class E, class T, std::size_t D>
 auto make_evaluator(const E& e, index_map<rank_v<E>, D> map, const destination<T, D>& dest) {
-    // An axis of extent 1 has only index 0, wherever the destination is: broadcast.
-    const auto& shape = e.shape();
-    for (std::size_t k = 0; k < rank_v<E>; ++k)
-        if (shape[k] == 1) {
-            map.first[k] = 0;
-            map.step[k] = {};
-        }
+    map.pin_unit_axes(e.shape());
     return binder<std::remove_cvref_t<E>>::bind(e, map, dest);
-}
-
-/// The strides, in the destination's index space, of memory laid out by `strides` and
-/// read through `map`; and the offset of the element read at destination index 0.
-template <std::size_t R, std::size_t D>
-shape_t<D> destination_strides(const shape_t<R>& strides, const index_map<R, D>& map) noexcept {
-    shape_t<D> out{};
-    for (std::size_t k = 0; k < R; ++k)
-        for (std::size_t d = 0; d < D; ++d) out[d] += strides[k] * map.step[k][d];
-    return out;
-}
-template <std::size_t R, std::size_t D>
-index_t destination_offset(const shape_t<R>& strides, const index_map<R, D>& map) noexcept {
-    index_t off = 0;
-    for (std::size_t k = 0; k < R; ++k) off += strides[k] * map.first[k];
-    return off;
 }
 
 /// A memory leaf (an array, a view, any type with data() and strides()).
@@ -333,8 +295,8 @@ struct binder<E> : binder_defaults {
         leaf_evaluator<V, D> ev;
         const auto shape = e.shape();
         const auto strides = e.strides();
-        ev.base = e.data() + destination_offset(strides, map);
-        ev.steps.stride = destination_strides(strides, map);
+        ev.base = e.data() + offset_through(strides, map);
+        ev.steps.stride = strides_through(strides, map);
         const bool overlaps = memory_range(e.data(), shape, strides)
                                   .overlaps(memory_range(dest.data, dest.shape, dest.strides));
         if (overlaps && !reads_written_element(ev.base, ev.steps.stride, dest) &&
@@ -344,8 +306,8 @@ struct binder<E> : binder_defaults {
             std::shared_ptr<V[]> copy = std::make_shared_for_overwrite<V[]>(std::size_t(shape_size(shape)));
             const auto packed = contiguous_strides(shape);
             assign_broadcast(copy.get(), shape, packed, strided_view<const V, N>(e.data(), shape, strides));
-            ev.base = copy.get() + destination_offset(packed, map);
-            ev.steps.stride = destination_strides(packed, map);
+            ev.base = copy.get() + offset_through(packed, map);
+            ev.steps.stride = strides_through(packed, map);
             ev.copy = std::move(copy);
         } else {
             ev.reads_destination = overlaps;
@@ -371,18 +333,12 @@ struct binder<rules_tagged<R, Held>> : binder_defaults {
     }
 };
 
-/// The operand's axis k is the node's axis at[k].
+/// The node's own map, then the one it is read through: only the leaves below see strides.
 template <class Held, std::size_t R>
 struct binder<placed_node<Held, R>> : binder_defaults {
     template <class E, class T, std::size_t D>
     static auto bind(const E& e, const index_map<R, D>& map, const destination<T, D>& dest) {
-        constexpr std::size_t r = rank_v<decltype(e.operand())>;
-        index_map<r, D> operand_map;
-        for (std::size_t k = 0; k < r; ++k) {
-            operand_map.first[k] = map.first[e.placement()[k]];
-            operand_map.step[k] = map.step[e.placement()[k]];
-        }
-        return make_evaluator(e.operand(), operand_map, dest);
+        return make_evaluator(e.operand(), compose(e.map(), map), dest);
     }
 };
 

@@ -90,8 +90,8 @@ struct binder<reduce_node<Op, Held, KeepDims>> : binder_defaults {
         reduce_expression<Op>(e.operand(), e.reduced_axis(), result.get(), false);
         const auto strides = contiguous_strides(e.shape());
         leaf_evaluator<V, D> ev;
-        ev.base = result.get() + destination_offset(strides, map);
-        ev.steps.stride = destination_strides(strides, map);
+        ev.base = result.get() + offset_through(strides, map);
+        ev.steps.stride = strides_through(strides, map);
         ev.copy = std::move(result);
         return ev;
     }
