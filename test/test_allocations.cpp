@@ -16,6 +16,10 @@
 //     never the n^3 product, with 1 and 2 threads.
 //   * `r = sum(x, axis(k))` along each axis into a preallocated r: nothing; constructing r
 //     from it: r alone; a destination the reduction reads: one copy of the operand.
+//   * views of lazy expressions (`transpose(a + b)`, permute, slice with steps, a split
+//     reshape, broadcast_to, a reduction over a transposed expression) into preallocated
+//     destinations: nothing, no temporary of the expression; `a = transpose(a + 1)`: one
+//     copy of a, never a temporary of a + 1 besides.
 // The exact numbers are printed (run with --log_level=message to see them).
 #define BOOST_TEST_MODULE bsx_allocations
 #include <boost/test/unit_test.hpp>
@@ -386,6 +390,52 @@ BOOST_AUTO_TEST_CASE(reductions_write_straight_into_the_destination) {
             z.col(0) = bsx::sum(z, bsx::axis(1), bsx::keepdims);
             for (index_t i = 0; i < m; ++i) BOOST_TEST(close(z(i, 0), row[std::size_t(i)]), "aliased row " << i);
             BOOST_TEST(z(0, 1) == x(0, 1));
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(views_of_lazy_expressions_allocate_no_temporary) {
+    const index_t n = 400;
+    const auto a = random_matrix(n, n, 21);
+    const auto b = random_matrix(n, n, 22);
+    const bsx::array<double, 1> v = bsx::arange<double>(n);
+    bsx::array<double, 2> r = random_matrix(n, n, 23);
+    bsx::array<double, 2> half(std::array<index_t, 2>{n / 2, n});
+    bsx::array<double, 3> split(std::array<index_t, 3>{n, n / 2, 2});
+    bsx::array<double, 1> sums(std::array<index_t, 1>{n});
+    for (int t : thread_counts()) {
+        set_threads(t);
+        BOOST_TEST_CONTEXT("threads = " << t) {
+            r = bsx::transpose(a + b);  // warm-up
+            const auto u1 = measure([&] { r = bsx::transpose(a + b); });
+            BOOST_TEST_MESSAGE("r = transpose(a + b), n=400, threads=" << t << ": " << u1.calls << " allocations");
+            BOOST_TEST(u1.calls == 0u);
+            BOOST_TEST(r(3, 7) == a(7, 3) + b(7, 3));
+            const auto u2 = measure([&] { r = bsx::permute(a * b, {1, 0}) - a; });
+            BOOST_TEST(u2.calls == 0u);
+            BOOST_TEST(r(5, 2) == a(2, 5) * b(2, 5) - a(5, 2));
+            const auto u3 = measure([&] { half = bsx::slice(a - b, bsx::range(n - 1, 0, -2)); });
+            BOOST_TEST(u3.calls == 0u);
+            BOOST_TEST(half(1, 4) == a(n - 3, 4) - b(n - 3, 4));
+            const auto u4 = measure([&] { split = bsx::reshape<3>(a + v, {n, n / 2, 2}); });
+            BOOST_TEST(u4.calls == 0u);
+            BOOST_TEST(split(9, 3, 1) == a(9, 7) + v(7));
+            const auto u5 = measure([&] { r = bsx::broadcast_to(v * 2.0, {n, n}); });
+            BOOST_TEST(u5.calls == 0u);
+            BOOST_TEST(r(4, 6) == 12.0);
+            const auto u6 = measure([&] { sums = bsx::sum(bsx::transpose(a * b), bsx::axis(1)); });
+            BOOST_TEST_MESSAGE("sums = sum(transpose(a * b), axis(1)), threads=" << t << ": " << u6.calls
+                                                                                << " allocations");
+            BOOST_TEST(u6.calls == 0u);
+            // Aliasing: the one leaf that reads other elements than those written is copied
+            // (n*n doubles); a + 1 itself is never stored.
+            r = a;
+            const auto u7 = measure([&] { r = bsx::transpose(r + 1.0); });
+            BOOST_TEST_MESSAGE("r = transpose(r + 1), n=400, threads=" << t << ": " << u7.calls << " allocations, "
+                                                                       << u7.bytes << " bytes");
+            BOOST_TEST(u7.calls == 1u);
+            BOOST_TEST(u7.bytes <= std::size_t(n * n) * sizeof(double) + 256);
+            BOOST_TEST(r(3, 7) == a(7, 3) + 1.0);
         }
     }
 }

@@ -13,7 +13,7 @@
 #include <utility>
 
 #include "detail/storage.hpp"
-#include "detail/strided_access.hpp"
+#include "view/strided_access.hpp"
 #include "eval/assign.hpp"
 #include "expr/constraints.hpp"
 #include "expr/expression.hpp"

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "config.hpp"
+#include "fwd.hpp"
 #include "shape/broadcast_dims.hpp"
 #include "shape/broadcast_error.hpp"
 #include "shape/rules.hpp"
@@ -12,13 +13,17 @@
 #include "expr/expression.hpp"
 #include "expr/functions.hpp"
 #include "expr/map_node.hpp"
+#include "expr/node.hpp"
 #include "expr/operators.hpp"
 #include "expr/placed_node.hpp"
+#include "expr/unary_node.hpp"
 #include "expr/with_rules.hpp"
 
 #include "reduce/reduce_node.hpp"
 #include "reduce/reduce_ops.hpp"
 #include "reduce/reductions.hpp"
+
+#include "eval/compound_assignment.hpp"
 
 #include "array.hpp"
 #include "factories.hpp"

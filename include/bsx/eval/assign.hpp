@@ -10,9 +10,10 @@
 #include <type_traits>
 #include <utility>
 
-#include "../detail/operand.hpp"
+#include "../expr/operand.hpp"
 #include "../expr/map_node.hpp"
 #include "../shape/rules.hpp"
+#include "../view/strided_view.hpp"
 #include "evaluator.hpp"
 #include "loop.hpp"
 
@@ -27,21 +28,6 @@ void with_constant_leaf(std::size_t constant_leaf, F&& f) {
     }(std::make_index_sequence<Leaves + 1>{});
 }
 
-/// `r = sum(x, axis(k))` into a contiguous r of the reduction's own shape and type: the
-/// reduction writes its outputs straight into r (no buffer of r's size, no copy pass).
-/// False when r does not qualify.
-template <class T, std::size_t D, class E>
-bool reduce_into(T* data, const shape_t<D>& shape, const shape_t<D>& strides, const E& e) {
-    if constexpr (rank_v<E> != D || !std::is_same_v<value_type_t<E>, T>) {
-        return false;
-    } else {
-        if (e.shape() != shape || !is_contiguous(shape, strides)) return false;
-        check_not_resized(e);
-        reduce_expression<typename E::reduction>(e.operand(), e.reduced_axis(), data, true);
-        return true;
-    }
-}
-
 /// Writes `expr` broadcast to `shape` into the strided memory at `data`.
 /// Precondition: the expression's shape broadcasts to `shape` (checked by the callers).
 template <class T, std::size_t D, class E>
@@ -51,8 +37,7 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
     } else {
         const index_t total = shape_size(shape);
         if (total == 0) return;
-        if constexpr (requires { expr.reduced_axis(); })
-            if (reduce_into(data, shape, strides, expr)) return;
+        if (binder<E>::write_into(expr, data, shape, strides)) return;
         // Rows (along the innermost axis of extent > 1) stay whole on one thread whenever
         // there are enough of them; that lets operands that read their own row skip a copy.
         index_t row = 1;
@@ -62,9 +47,9 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
         const bool whole_rows = total / row >= threads;
         const destination<T, D> dest{data, shape, strides, whole_rows};
         constexpr std::size_t r = rank_v<E>;
-        axis_map<r> axes{};
-        for (std::size_t k = 0; k < r; ++k) axes[k] = rules_of_t<E>::result_axis(k, r, D);
-        auto ev = make_evaluator(expr, axes, dest);
+        std::array<std::size_t, r> to{};
+        for (std::size_t k = 0; k < r; ++k) to[k] = rules_of_t<E>::result_axis(k, r, D);
+        auto ev = make_evaluator(expr, index_map<r, D>::aligned(to), dest);
         using steps_t = operand_steps<D>;
         steps_t dst{strides, 0};
         std::array<steps_t*, 1 + decltype(ev)::leaf_count> all{&dst};

@@ -1,8 +1,8 @@
 // bsx/eval/evaluator.hpp: binding an expression tree to a destination. Each node
-// becomes an evaluator; per chunk it hands the inner loop a reader, a small value
-// whose `load(j)` reads element j from unit-stride memory. Each memory leaf is bound
-// to its strides in the destination's index space (0 on broadcast axes) and copied
-// first if it overlaps the destination unsafely.
+// becomes an evaluator, made by the binder of its kind; per chunk it hands the inner
+// loop a reader, a small value whose `load(j)` reads element j from unit-stride memory.
+// Each memory leaf is bound to its strides in the destination's index space (0 on
+// broadcast axes) and copied first if it overlaps the destination unsafely.
 #pragma once
 
 #include <array>
@@ -15,41 +15,27 @@
 
 #include <boost/hana/at.hpp>
 #include <boost/hana/for_each.hpp>
-#include <boost/hana/length.hpp>
 #include <boost/hana/transform.hpp>
 #include <boost/hana/tuple.hpp>
 #include <boost/hana/unpack.hpp>
 
 #include "../config.hpp"
 #include "../expr/expression.hpp"
+#include "../expr/index_map.hpp"
 #include "../expr/map_node.hpp"
 #include "../expr/ops.hpp"
 #include "../expr/placed_node.hpp"
 #include "../expr/scalar.hpp"
 #include "../expr/with_rules.hpp"
+#include "../view/strided_view.hpp"
 #include "alias.hpp"
 #include "loop.hpp"
 #include "math_evaluator.hpp"
 
-namespace bsx {
-
-template <class T, std::size_t N>
-class strided_view;
-
-namespace detail {
+namespace bsx::detail {
 
 template <class T, std::size_t D, class E>
 void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& strides, const E& expr);
-
-/// The type of a finished reduction of E, which is also its accumulator type.
-template <class Op, class E>
-using reduced_t = typename Op::template accumulator<value_type_t<E>>;
-template <class Op, class E>
-void reduce_expression(const E& e, std::size_t axis, reduced_t<Op, E>* out, bool direct);  // eval/reduce.hpp
-
-/// Which destination axis each axis of a rank-r operand lies on.
-template <std::size_t R>
-using axis_map = std::array<std::size_t, R>;
 
 // ---- leaves ------------------------------------------------------------------------
 
@@ -272,70 +258,89 @@ struct node_evaluator {
 
 // ---- binding -------------------------------------------------------------------------
 
-template <class E, class T, std::size_t D>
-auto make_evaluator(const E& e, const axis_map<rank_v<E>>& axes, const destination<T, D>& dest);
-
-template <std::size_t D, std::size_t N>
-shape_t<D> destination_strides(const shape_t<N>& shape, const shape_t<N>& strides,
-                               const axis_map<N>& axes) noexcept {
-    shape_t<D> out{};
-    for (std::size_t k = 0; k < N; ++k)
-        if (shape[k] != 1) out[axes[k]] = strides[k];
-    return out;
-}
-
-template <strided_expression E, class T, std::size_t D>
-auto bind_memory(const E& e, const axis_map<rank_v<E>>& axes, const destination<T, D>& dest) {
-    using V = std::remove_const_t<value_type_t<E>>;
-    constexpr std::size_t N = rank_v<E>;
-    leaf_evaluator<V, D> ev;
-    const auto shape = e.shape();
-    const auto strides = e.strides();
-    ev.base = e.data();
-    ev.steps.stride = destination_strides<D>(shape, strides, axes);
-    const bool overlaps = memory_range(ev.base, shape, strides)
-                              .overlaps(memory_range(dest.data, dest.shape, dest.strides));
-    if (overlaps && !reads_written_element(ev.base, ev.steps.stride, dest) &&
-        !reads_own_row(ev.base, ev.steps.stride, dest)) {
-        // Value semantics: read this operand from a copy of its own elements (not of
-        // its broadcast), so only the overlapping operand is duplicated.
-        std::shared_ptr<V[]> copy = std::make_shared_for_overwrite<V[]>(std::size_t(shape_size(shape)));
-        const auto packed = contiguous_strides(shape);
-        assign_broadcast(copy.get(), shape, packed, strided_view<const V, N>(ev.base, shape, strides));
-        ev.base = copy.get();
-        ev.steps.stride = destination_strides<D>(shape, packed, axes);
-        ev.copy = std::move(copy);
-    } else {
-        ev.reads_destination = overlaps;
-    }
-    return ev;
-}
-
-/// A lazy reduction about to be evaluated: its operand must still reduce to the shape the
-/// node was built with.
+/// How an expression kind becomes an evaluator: one specialization per kind (Eigen's
+/// evaluator<T>), each with `static auto bind(const E&, const index_map<rank, D>&,
+/// const destination<T, D>&)`. A kind without one stops here instead of being taken
+/// for another.
 template <class E>
-void check_not_resized(const E& e) {
-    if (e.reduced_shape() != e.shape())
-        throw std::logic_error("bsx: " + std::string(E::reduction::name) + ": the operand was resized after the "
-                               "reduction was built (it now reduces to " + format_shape(e.reduced_shape()) +
-                               ", not " + format_shape(e.shape()) + ")");
+struct binder {
+    static_assert(sizeof(E) == 0, "bsx: no detail::binder specialization for this expression kind "
+                                  "(every node kind needs one, see eval/evaluator.hpp)");
+};
+
+/// What every binder may add: `write_into` evaluates the expression straight into a
+/// destination of its own shape when the kind has a faster way than the fused loop
+/// (reductions do); false when it has not.
+struct binder_defaults {
+    template <class E, class T, std::size_t D>
+    static bool write_into(const E&, T*, const shape_t<D>&, const shape_t<D>&) noexcept {
+        return false;
+    }
+};
+
+/// Binds `e`, read through `map`, to the destination.
+template <class E, class T, std::size_t D>
+auto make_evaluator(const E& e, index_map<rank_v<E>, D> map, const destination<T, D>& dest) {
+    map.pin_unit_axes(e.shape());
+    return binder<std::remove_cvref_t<E>>::bind(e, map, dest);
 }
 
-/// A reduction inside a larger expression: computed once, now, into a buffer the size of
-/// its result, which the outer loop then reads like any memory operand.
-template <class E, std::size_t D>
-auto bind_reduction(const E& e, const axis_map<rank_v<E>>& axes) {
-    using V = value_type_t<E>;
-    check_not_resized(e);
-    std::shared_ptr<V[]> result = std::make_shared_for_overwrite<V[]>(std::size_t(e.size()));
-    static_assert(std::is_same_v<V, reduced_t<typename E::reduction, decltype(e.operand())>>);
-    reduce_expression<typename E::reduction>(e.operand(), e.reduced_axis(), result.get(), false);
-    leaf_evaluator<V, D> ev;
-    ev.base = result.get();
-    ev.steps.stride = destination_strides<D>(e.shape(), contiguous_strides(e.shape()), axes);
-    ev.copy = std::move(result);
-    return ev;
-}
+/// A memory leaf (an array, a view, any type with data() and strides()).
+template <strided_expression E>
+struct binder<E> : binder_defaults {
+    template <class T, std::size_t D>
+    static auto bind(const E& e, const index_map<rank_v<E>, D>& map, const destination<T, D>& dest) {
+        using V = std::remove_const_t<value_type_t<E>>;
+        constexpr std::size_t N = rank_v<E>;
+        leaf_evaluator<V, D> ev;
+        const auto shape = e.shape();
+        const auto strides = e.strides();
+        ev.base = e.data() + offset_through(strides, map);
+        ev.steps.stride = strides_through(strides, map);
+        const bool overlaps = memory_range(e.data(), shape, strides)
+                                  .overlaps(memory_range(dest.data, dest.shape, dest.strides));
+        if (overlaps && !reads_written_element(ev.base, ev.steps.stride, dest) &&
+            !reads_own_row(ev.base, ev.steps.stride, dest)) {
+            // Value semantics: read this operand from a copy of its own elements (not of
+            // its broadcast), so only the overlapping operand is duplicated.
+            std::shared_ptr<V[]> copy = std::make_shared_for_overwrite<V[]>(std::size_t(shape_size(shape)));
+            const auto packed = contiguous_strides(shape);
+            assign_broadcast(copy.get(), shape, packed, strided_view<const V, N>(e.data(), shape, strides));
+            ev.base = copy.get() + offset_through(packed, map);
+            ev.steps.stride = strides_through(packed, map);
+            ev.copy = std::move(copy);
+        } else {
+            ev.reads_destination = overlaps;
+        }
+        return ev;
+    }
+};
+
+template <class T>
+struct binder<scalar<T>> : binder_defaults {
+    template <class U, std::size_t D>
+    static auto bind(const scalar<T>& e, const index_map<0, D>&, const destination<U, D>&) {
+        return scalar_evaluator<T>{e.value};
+    }
+};
+
+/// A rule tag changes nothing once the tree is built.
+template <rule_set R, class Held>
+struct binder<rules_tagged<R, Held>> : binder_defaults {
+    template <class E, class T, std::size_t D>
+    static auto bind(const E& e, const index_map<rank_v<E>, D>& map, const destination<T, D>& dest) {
+        return make_evaluator(e.operand(), map, dest);
+    }
+};
+
+/// The node's own map, then the one it is read through: only the leaves below see strides.
+template <class Held, std::size_t R>
+struct binder<placed_node<Held, R>> : binder_defaults {
+    template <class E, class T, std::size_t D>
+    static auto bind(const E& e, const index_map<R, D>& map, const destination<T, D>& dest) {
+        return make_evaluator(e.operand(), compose(e.map(), map), dest);
+    }
+};
 
 /// Out of line, so that the check stays cheap for small assignments.
 template <class E>
@@ -345,42 +350,31 @@ template <class E>
                            format_shape(e.current_shape()) + ", not " + format_shape(e.shape()) + ")");
 }
 
-template <class E, class T, std::size_t D>
-auto make_evaluator(const E& e, const axis_map<rank_v<E>>& axes, const destination<T, D>& dest) {
-    if constexpr (strided_expression<E>) {
-        return bind_memory(e, axes, dest);
-    } else if constexpr (requires { e.reduced_axis(); }) {
-        return bind_reduction<E, D>(e, axes);
-    } else if constexpr (requires { e.value; }) {
-        return scalar_evaluator<typename E::value_type>{e.value};
-    } else if constexpr (requires { e.untagged(); }) {
-        return make_evaluator(e.untagged(), axes, dest);  // a rule tag changes nothing here
-    } else if constexpr (requires { e.placement(); }) {
-        constexpr std::size_t r = rank_v<decltype(e.operand())>;
-        axis_map<r> operand_axes{};
-        for (std::size_t k = 0; k < r; ++k) operand_axes[k] = axes[e.placement()[k]];
-        return make_evaluator(e.operand(), operand_axes, dest);
-    } else {
-        // An inner node: each child's axes map through the node's own alignment rule.
+/// An inner node: each child's axes map through the node's own alignment rule.
+template <class Op, class... Held>
+struct binder<map_node<Op, Held...>> : binder_defaults {
+    template <class E, class T, std::size_t D>
+    static auto bind(const E& e, const index_map<rank_v<E>, D>& map, const destination<T, D>& dest) {
         if (e.current_shape() != e.shape()) throw_resized_operand(e);
         using rules = rules_of_t<E>;
         constexpr std::size_t R = rank_v<E>;
         auto children = boost::hana::transform(e.children(), [&](const auto& held) {
             const auto& child = unwrap(held);
             constexpr std::size_t r = rank_v<decltype(child)>;
-            axis_map<r> child_axes{};
-            for (std::size_t k = 0; k < r; ++k) child_axes[k] = axes[rules::result_axis(k, r, R)];
-            return make_evaluator(child, child_axes, dest);
+            index_map<r, D> child_map;
+            for (std::size_t k = 0; k < r; ++k) {
+                const std::size_t j = rules::result_axis(k, r, R);
+                child_map.first[k] = map.first[j];
+                child_map.step[k] = map.step[j];
+            }
+            return make_evaluator(child, child_map, dest);
         });
-        using Op = std::remove_cvref_t<decltype(e.op())>;
         using node = node_evaluator<Op, decltype(children)>;
         if constexpr (vector_math_op<Op, value_type_t<E>>)
-            return math_evaluator<node, value_type_t<E>, decltype(boost::hana::length(e.children()))::value>{
-                {e.op(), std::move(children)}};
+            return math_evaluator<node, value_type_t<E>, sizeof...(Held)>{{e.op(), std::move(children)}};
         else
             return node{e.op(), std::move(children)};
     }
-}
+};
 
-}  // namespace detail
-}  // namespace bsx
+}  // namespace bsx::detail

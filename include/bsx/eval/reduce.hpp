@@ -467,6 +467,10 @@ bool prefer_outer(std::span<operand_steps<N>* const> leaves, const shape_t<N>& s
     return outer_gathers < inner_gathers;
 }
 
+/// The type of a finished reduction of E, which is also its accumulator type.
+template <class Op, class E>
+using reduced_t = typename Op::template accumulator<value_type_t<E>>;
+
 /// Reduces expression `e` (rank N) along `axis` (N: over all elements) into `out`, one
 /// finished value per output in row-major order. A plain buffer, not a callback, so
 /// one instantiation serves every caller. `direct`: out is the assignment's own
@@ -502,9 +506,9 @@ void reduce_expression(const E& e, std::size_t axis, reduced_t<Op, E>* out, bool
         }
         const destination<A, N> written = direct ? destination<A, N>{out, shape, out_strides, false}
                                                  : destination<A, N>{nullptr, {}, {}, false};
-        axis_map<N> identity{};
+        std::array<std::size_t, N> identity{};
         for (std::size_t d = 0; d < N; ++d) identity[d] = d;
-        auto ev = make_evaluator(e, identity, written);
+        auto ev = make_evaluator(e, index_map<N, N>::aligned(identity), written);
         operand_steps<N> flat{};
         std::array<operand_steps<N>*, 1 + decltype(ev)::leaf_count> all{&flat};
         ev.collect_steps(all.data() + 1);

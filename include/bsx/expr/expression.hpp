@@ -2,6 +2,7 @@
 // layer asks of one (element type, rank). Arrays, views and nodes all model it.
 #pragma once
 
+#include <concepts>
 #include <cstddef>
 #include <type_traits>
 

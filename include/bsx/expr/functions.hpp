@@ -12,10 +12,10 @@
 #include <utility>
 
 #include "../shape/broadcast_dims.hpp"
-#include "../view/in_dims.hpp"
 #include "constraints.hpp"
 #include "map_node.hpp"
 #include "ops.hpp"
+#include "placed_node.hpp"
 #include "with_rules.hpp"
 
 namespace bsx {
@@ -39,11 +39,11 @@ auto apply_with_dims(A&& a, B&& b, std::span<const index_t> dims) {
     };
     if constexpr (ra < rb && ra > 0) {
         const auto shape = operand_shape(a);
-        auto placed = in_dims_for<rb>(Op::name, std::forward<A>(a), dims);
+        auto placed = place_in_dims<rb>(Op::name, std::forward<A>(a), dims);
         return with_origin(shape, [&] { return make_node(Op{}, std::move(placed), std::forward<B>(b)); });
     } else if constexpr (rb < ra && rb > 0) {
         const auto shape = operand_shape(b);
-        auto placed = in_dims_for<ra>(Op::name, std::forward<B>(b), dims);
+        auto placed = place_in_dims<ra>(Op::name, std::forward<B>(b), dims);
         return with_origin(shape, [&] { return make_node(Op{}, std::forward<A>(a), std::move(placed)); });
     } else {
         constexpr std::size_t R = std::max(ra, rb);

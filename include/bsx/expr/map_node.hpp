@@ -14,9 +14,10 @@
 #include <boost/hana/tuple.hpp>
 #include <boost/hana/unpack.hpp>
 
-#include "../detail/operand.hpp"
+#include "operand.hpp"
 #include "../shape/rules.hpp"
 #include "expression.hpp"
+#include "node.hpp"
 #include "with_rules.hpp"
 
 namespace bsx {
@@ -30,9 +31,8 @@ std::string_view op_name(const Op& op) {
 }  // namespace detail
 
 template <class Op, class... Held>
-class map_node {
+class map_node : public node_base<map_node<Op, Held...>> {
 public:
-    using bsx_expression_tag = void;
     /// The operands' common rule set (void when none is tagged), passed up the tree.
     using rules_tag = detail::common_tag_t<detail::unwrapped_t<Held>...>;
     using rules = detail::rules_or_default_t<rules_tag>;
@@ -45,9 +45,6 @@ public:
         : op_(std::move(op)), children_(std::forward<X>(operands)...), shape_(broadcast_children()) {}
 
     const shape_t<rank>& shape() const noexcept { return shape_; }
-    index_t size() const noexcept { return shape_size(shape_); }
-    index_t extent(std::size_t axis) const { return shape_.at(axis); }
-
     const Op& op() const noexcept { return op_; }
 
     /// The shape the operands give now. Differs from shape() only if an array the node
@@ -60,11 +57,6 @@ public:
         return boost::hana::unpack(children_, [&](const Held&... c) {
             return static_cast<value_type>(op_(child_element(detail::unwrap(c), idx)...));
         });
-    }
-    template <std::integral... I>
-        requires(sizeof...(I) == rank)
-    value_type operator()(I... i) const {
-        return element({static_cast<index_t>(i)...});
     }
 
 private:

@@ -1,58 +1,68 @@
-// bsx/expr/placed_node.hpp: an operand seen at a higher rank or a larger shape (XLA's
-// InDim placement, BroadcastInDim). Operand axis k lies on result axis at[k]; every
-// other result axis, and every operand axis of extent 1, is broadcast. Memory operands
-// get a strided view instead (view/in_dims.hpp); this node serves the lazy ones.
+// bsx/expr/placed_node.hpp: an operand read at other indices: placed at a higher rank
+// or a larger shape (XLA's InDim, BroadcastInDim), or permuted, sliced, reshaped or
+// broadcast by the view functions. The node holds an affine index map (expr/index_map.hpp)
+// and computes nothing: binding composes the map into the leaves' strides. Memory
+// operands get a strided view instead (view/remap.hpp); this node serves the lazy ones.
 #pragma once
 
-#include <concepts>
 #include <cstddef>
+#include <span>
+#include <string_view>
 #include <utility>
 
-#include "../detail/operand.hpp"
 #include "../shape/broadcast_dims.hpp"
 #include "expression.hpp"
+#include "index_map.hpp"
+#include "operand.hpp"
+#include "unary_node.hpp"
 #include "with_rules.hpp"
 
 namespace bsx {
 
 template <class Held, std::size_t R>
-class placed_node {
-    using operand_type = detail::unwrapped_t<Held>;
+class placed_node : public unary_node<placed_node<Held, R>, Held> {
+    using base = unary_node<placed_node<Held, R>, Held>;
+    using typename base::operand_type;
     static constexpr std::size_t r = rank_v<operand_type>;
 
 public:
-    using bsx_expression_tag = void;
+    using base::operand;
     using rules_tag = detail::rules_tag_t<operand_type>;
     using value_type = value_type_t<operand_type>;
     static constexpr std::size_t rank = R;
 
-    /// Precondition (checked by the callers): shape[at[k]] is the operand's extent k, or
-    /// that extent is 1.
-    placed_node(Held held, const detail::placement_t<r>& at, const shape_t<R>& shape)
-        : held_(std::move(held)), at_(at), shape_(shape) {}
+    /// Precondition (checked by the callers): `map` takes every index of `shape` to an
+    /// index of the operand, or to 0 on the operand's axes of extent 1.
+    placed_node(Held held, const detail::index_map<r, R>& map, const shape_t<R>& shape)
+        : base(std::move(held)), map_(map), shape_(shape) {
+        map_.pin_unit_axes(operand().shape());
+    }
 
-    const operand_type& operand() const noexcept { return detail::unwrap(held_); }
-    const detail::placement_t<r>& placement() const noexcept { return at_; }
+    const detail::index_map<r, R>& map() const noexcept { return map_; }
     const shape_t<R>& shape() const noexcept { return shape_; }
-    index_t size() const noexcept { return shape_size(shape_); }
-    index_t extent(std::size_t axis) const { return shape_.at(axis); }
-
-    value_type element(const shape_t<R>& idx) const {
-        const auto s = operand().shape();
-        shape_t<r> at_idx{};
-        for (std::size_t k = 0; k < r; ++k) at_idx[k] = s[k] == 1 ? 0 : idx[at_[k]];
-        return operand().element(at_idx);
-    }
-    template <std::integral... I>
-        requires(sizeof...(I) == R)
-    value_type operator()(I... i) const {
-        return element({static_cast<index_t>(i)...});
-    }
+    value_type element(const shape_t<R>& idx) const { return operand().element(map_(idx)); }
 
 private:
-    Held held_;
-    detail::placement_t<r> at_;
+    detail::index_map<r, R> map_;
     shape_t<R> shape_;
 };
 
+namespace detail {
+
+/// Any operand read through `map` as a node of shape `shape` (lazily, whatever it is).
+template <std::size_t R, class X>
+auto place_lazily(X&& x, const index_map<operand_rank<X>(), R>& map, const shape_t<R>& shape) {
+    return placed_node<held_t<X>, R>(hold(std::forward<X>(x)), map, shape);
+}
+
+/// Any operand placed at rank R, its axis k on axis dims[k], as a node: the broadcast
+/// dimensions of `bsx::add(a, b, {dims})`. `operation` names the caller in errors.
+template <std::size_t R, class X>
+auto place_in_dims(std::string_view operation, X&& x, std::span<const index_t> dims) {
+    const auto s = operand_shape(x);
+    const auto at = placement_from_dims<R>(operation, s, dims);
+    return place_lazily<R>(std::forward<X>(x), index_map<operand_rank<X>(), R>::aligned(at), placed_shape<R>(s, at));
+}
+
+}  // namespace detail
 }  // namespace bsx

@@ -4,22 +4,26 @@
 
 #include <cstddef>
 
+#include <boost/hana/tuple.hpp>
+
 #include "../shape/shape.hpp"
+#include "node.hpp"
 
 namespace bsx {
 
 template <class T>
-struct scalar {
-    using bsx_expression_tag = void;
+struct scalar : node_base<scalar<T>> {
     using value_type = T;
+    using rules_tag = void;
     static constexpr std::size_t rank = 0;
 
     T value;
 
+    constexpr scalar(T v) noexcept : value(v) {}
+
     static constexpr shape_t<0> shape() noexcept { return {}; }
-    static constexpr index_t size() noexcept { return 1; }
     constexpr T element(const shape_t<0>&) const noexcept { return value; }
-    constexpr T operator()() const noexcept { return value; }
+    static boost::hana::tuple<> children() noexcept { return {}; }
 };
 
 }  // namespace bsx

@@ -9,9 +9,10 @@
 #include <type_traits>
 #include <utility>
 
-#include "../detail/operand.hpp"
+#include "operand.hpp"
 #include "../shape/rules.hpp"
 #include "expression.hpp"
+#include "unary_node.hpp"
 
 namespace bsx {
 
@@ -92,30 +93,20 @@ using rules_of_t = detail::rules_or_default_t<detail::rules_tag_t<E>>;
 
 /// An operand tagged with rule set R. Evaluation sees straight through it.
 template <rule_set R, class Held>
-class rules_tagged {
-    using operand_type = detail::unwrapped_t<Held>;
+class rules_tagged : public unary_node<rules_tagged<R, Held>, Held> {
+    using base = unary_node<rules_tagged<R, Held>, Held>;
+    using typename base::operand_type;
 
 public:
-    using bsx_expression_tag = void;
+    using base::operand;
     using rules_tag = R;
     using value_type = value_type_t<operand_type>;
     static constexpr std::size_t rank = rank_v<operand_type>;
 
-    explicit rules_tagged(Held held) : held_(std::move(held)) {}
+    explicit rules_tagged(Held held) : base(std::move(held)) {}
 
-    const operand_type& untagged() const noexcept { return detail::unwrap(held_); }
-    decltype(auto) shape() const noexcept { return untagged().shape(); }
-    index_t size() const noexcept { return shape_size(shape()); }
-    index_t extent(std::size_t axis) const { return shape().at(axis); }
-    value_type element(const shape_t<rank>& idx) const { return untagged().element(idx); }
-    template <std::integral... I>
-        requires(sizeof...(I) == rank)
-    value_type operator()(I... i) const {
-        return element({static_cast<index_t>(i)...});
-    }
-
-private:
-    Held held_;
+    decltype(auto) shape() const noexcept { return operand().shape(); }
+    value_type element(const shape_t<rank>& idx) const { return operand().element(idx); }
 };
 
 /// x, broadcast under rule set R wherever it meets other operands:

@@ -3,36 +3,38 @@
 // is computed once, into a buffer the size of its result, before the outer loop runs.
 #pragma once
 
-#include <concepts>
 #include <cstddef>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
 #include <utility>
 
-#include "../detail/operand.hpp"
+#include "../expr/operand.hpp"
+#include "../eval/evaluator.hpp"
+#include "../eval/reduce.hpp"
 #include "../expr/expression.hpp"
+#include "../expr/unary_node.hpp"
 #include "../expr/with_rules.hpp"
 
 namespace bsx {
 
-namespace detail {
-template <class Op, class E>
-auto reduce_element(const E& e, std::size_t axis, shape_t<rank_v<E>> idx);
-}  // namespace detail
-
 template <class Op, class Held, bool KeepDims>
-class reduce_node {
-    using operand_type = detail::unwrapped_t<Held>;
+class reduce_node : public unary_node<reduce_node<Op, Held, KeepDims>, Held> {
+    using base = unary_node<reduce_node<Op, Held, KeepDims>, Held>;
+    using typename base::operand_type;
     static constexpr std::size_t N = rank_v<operand_type>;
     using accumulator = typename Op::template accumulator<value_type_t<operand_type>>;
 
 public:
-    using bsx_expression_tag = void;
+    using base::operand;
     using rules_tag = detail::rules_tag_t<operand_type>;
     using reduction = Op;
     using value_type = decltype(Op::finish(accumulator{}, index_t{}));
     static constexpr std::size_t rank = KeepDims ? N : N - 1;
 
     /// Precondition (checked by the reduction functions): axis < N.
-    reduce_node(Held held, std::size_t axis) : held_(std::move(held)), axis_(axis), shape_(reduced_shape()) {}
+    reduce_node(Held held, std::size_t axis) : base(std::move(held)), axis_(axis), shape_(reduced_shape()) {}
 
     /// The shape the operand reduces to now. Differs from shape() only if an array the
     /// node refers to was resized after the node was built.
@@ -46,11 +48,8 @@ public:
         return out;
     }
 
-    const operand_type& operand() const noexcept { return detail::unwrap(held_); }
     std::size_t reduced_axis() const noexcept { return axis_; }
     const shape_t<rank>& shape() const noexcept { return shape_; }
-    index_t size() const noexcept { return shape_size(shape_); }
-    index_t extent(std::size_t axis) const { return shape_.at(axis); }
 
     value_type element(const shape_t<rank>& idx) const {
         shape_t<N> at{};
@@ -60,16 +59,58 @@ public:
         }
         return detail::reduce_element<Op>(operand(), axis_, at);
     }
-    template <std::integral... I>
-        requires(sizeof...(I) == rank)
-    value_type operator()(I... i) const {
-        return element({static_cast<index_t>(i)...});
-    }
 
 private:
-    Held held_;
     std::size_t axis_;
     shape_t<rank> shape_;
 };
 
+namespace detail {
+
+/// A lazy reduction about to be evaluated: its operand must still reduce to the shape the
+/// node was built with.
+template <class E>
+void check_not_resized(const E& e) {
+    if (e.reduced_shape() != e.shape())
+        throw std::logic_error("bsx: " + std::string(E::reduction::name) + ": the operand was resized after the "
+                               "reduction was built (it now reduces to " + format_shape(e.reduced_shape()) +
+                               ", not " + format_shape(e.shape()) + ")");
+}
+
+/// A reduction inside a larger expression: computed once, now, into a buffer the size of
+/// its result, which the outer loop then reads like any memory operand.
+template <class Op, class Held, bool KeepDims>
+struct binder<reduce_node<Op, Held, KeepDims>> : binder_defaults {
+    template <class E, class T, std::size_t D>
+    static auto bind(const E& e, const index_map<rank_v<E>, D>& map, const destination<T, D>&) {
+        using V = value_type_t<E>;
+        check_not_resized(e);
+        std::shared_ptr<V[]> result = std::make_shared_for_overwrite<V[]>(std::size_t(e.size()));
+        static_assert(std::is_same_v<V, reduced_t<Op, decltype(e.operand())>>);
+        reduce_expression<Op>(e.operand(), e.reduced_axis(), result.get(), false);
+        const auto strides = contiguous_strides(e.shape());
+        leaf_evaluator<V, D> ev;
+        ev.base = result.get() + offset_through(strides, map);
+        ev.steps.stride = strides_through(strides, map);
+        ev.copy = std::move(result);
+        return ev;
+    }
+
+    /// `r = sum(x, axis(k))` into a contiguous r of the reduction's own shape and type:
+    /// the reduction writes its outputs straight into r (no buffer of r's size, no copy
+    /// pass). False when r does not qualify.
+    template <class E, class T, std::size_t D>
+    static bool write_into(const E& e, T* data, const shape_t<D>& shape, const shape_t<D>& strides) {
+        if constexpr (rank_v<E> != D || !std::is_same_v<value_type_t<E>, T>) {
+            return false;
+        } else {
+            if (e.shape() != shape || !is_contiguous(shape, strides)) return false;
+            check_not_resized(e);
+            reduce_expression<Op>(e.operand(), e.reduced_axis(), data, true);
+            return true;
+        }
+    }
+};
+
+}  // namespace detail
 }  // namespace bsx

@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include "../detail/operand.hpp"
+#include "../expr/operand.hpp"
 #include "../eval/reduce.hpp"
 #include "../expr/expression.hpp"
 #include "../expr/functions.hpp"
@@ -93,6 +93,8 @@ inline constexpr detail::reduction_function<ops::mean_reduction> mean{};
 inline constexpr detail::reduction_function<ops::any_reduction> any{};
 inline constexpr detail::elementwise_and_reduction<ops::minimum, ops::min_reduction> min{};
 inline constexpr detail::elementwise_and_reduction<ops::maximum, ops::max_reduction> max{};
-// bsx::all, the slice spec, is also the all() reduction: see view/slice.hpp.
+/// `bsx::all`: the all() reduction, and the whole axis in slice() (NumPy `:`, view/slice.hpp).
+struct all_t : detail::reduction_function<ops::all_reduction> {};
+inline constexpr all_t all{};
 
 }  // namespace bsx

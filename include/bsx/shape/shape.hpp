@@ -62,6 +62,16 @@ std::string format_shape(const Extents& s) {
 
 namespace detail {
 
+/// Extent `axis` of `shape`, or std::out_of_range naming the axis and the rank: the
+/// `extent()` of every expression (arrays, views, nodes).
+template <std::size_t N>
+index_t checked_extent(const shape_t<N>& shape, std::size_t axis) {
+    if (axis >= N)
+        throw std::out_of_range("bsx: extent: axis " + std::to_string(axis) + " is out of range for rank " +
+                                std::to_string(N));
+    return shape[axis];
+}
+
 /// The error of checked_size: a negative extent first, else the size. Out of line, so
 /// that the check itself stays small enough to inline (every node runs it).
 template <class Extents>

@@ -15,6 +15,7 @@
 #include "../expr/placed_node.hpp"
 #include "../shape/broadcast_dims.hpp"
 #include "../shape/rules.hpp"
+#include "remap.hpp"
 #include "strided_view.hpp"
 
 namespace bsx {
@@ -28,23 +29,20 @@ concept viewable_memory = strided_expression<X> && (!owning_array<X> || std::is_
 /// x placed at rank R by `at`, with result shape `shape` (a view when x is memory).
 template <std::size_t R, class X>
 auto place(X&& x, const placement_t<operand_rank<X>()>& at, const shape_t<R>& shape) {
-    if constexpr (viewable_memory<X>) {
-        const auto v = view_of(std::forward<X>(x));
-        shape_t<R> strides{};
-        for (std::size_t k = 0; k < at.size(); ++k)
-            if (v.shape()[k] != 1) strides[at[k]] = v.strides()[k];
-        return strided_view<std::remove_pointer_t<decltype(v.data())>, R>(v.data(), shape, strides);
-    } else {
-        return placed_node<held_t<X>, R>(hold(std::forward<X>(x)), at, shape);
-    }
+    const auto map = index_map<operand_rank<X>(), R>::aligned(at);
+    if constexpr (viewable_memory<X>) return remap<R>(std::forward<X>(x), map, shape);
+    else return place_lazily<R>(std::forward<X>(x), map, shape);
 }
 
 /// in_dims with the caller's name for messages.
 template <std::size_t R, class X>
 auto in_dims_for(std::string_view operation, X&& x, std::span<const index_t> dims) {
-    const auto s = operand_shape(x);
-    const auto at = placement_from_dims<R>(operation, s, dims);
-    return place<R>(std::forward<X>(x), at, placed_shape<R>(s, at));
+    if constexpr (viewable_memory<X>) {
+        const auto at = placement_from_dims<R>(operation, x.shape(), dims);
+        return place<R>(std::forward<X>(x), at, placed_shape<R>(x.shape(), at));
+    } else {
+        return place_in_dims<R>(operation, std::forward<X>(x), dims);
+    }
 }
 
 template <class X, std::size_t M>

@@ -1,6 +1,7 @@
 // bsx/view/slice.hpp: NumPy basic indexing. `slice(x, specs...)` takes, per axis,
 // `all`, an integer (drops the axis), `range(b, e[, step])` (keeps it) or `newaxis`
-// (inserts an extent-1 axis); omitted trailing specs mean `all`.
+// (inserts an extent-1 axis); omitted trailing specs mean `all`. Of memory it is a
+// strided view; of a lazy expression a lazy view that reads it at the sliced indices.
 #pragma once
 
 #include <concepts>
@@ -9,15 +10,13 @@
 #include <string>
 #include <type_traits>
 
-#include "../detail/strided_access.hpp"
-#include "../reduce/reductions.hpp"
-#include "strided_view.hpp"
+#include "../expr/expression.hpp"
+#include "../expr/index_map.hpp"
+#include "../fwd.hpp"
+#include "remap.hpp"
+#include "strided_access.hpp"
 
 namespace bsx {
-
-/// `bsx::all`: the whole axis in slice() (NumPy `:`), and the all() reduction.
-struct all_t : detail::reduction_function<ops::all_reduction> {};
-inline constexpr all_t all{};
 
 /// An extent-1 axis inserted into the view (NumPy `None` / `np.newaxis`).
 struct newaxis_t {};
@@ -62,42 +61,41 @@ inline std::pair<index_t, index_t> resolve_range(range_t r, index_t n, std::size
 
 }  // namespace detail
 
-template <strided_expression X, detail::slice_spec... S>
+template <expression X, detail::slice_spec... S>
 auto slice(X&& x, S... specs) {
     constexpr std::size_t N = rank_v<X>;
     static_assert((std::size_t(detail::consumes_axis<S>) + ... + 0) <= N,
                   "bsx: slice: more index specs than the operand has axes");
-    const auto v = detail::view_of(std::forward<X>(x));
     constexpr std::size_t M = detail::sliced_rank<N, S...>;
-    shape_t<M> shape{}, strides{};
-    auto* data = v.data();
+    const shape_t<N> operand_shape = x.shape();
+    shape_t<M> shape{};
+    detail::index_map<N, M> map;  // operand axis `in` at first + step * (result axis `out`)
     std::size_t in = 0, out = 0;
     auto apply = [&](auto spec) {
         using spec_t = decltype(spec);
         if constexpr (std::is_same_v<spec_t, newaxis_t>) {
-            shape[out] = 1;
-            strides[out++] = 0;
+            shape[out++] = 1;
         } else if constexpr (std::is_same_v<spec_t, all_t>) {
-            shape[out] = v.shape()[in];
-            strides[out++] = v.strides()[in++];
+            shape[out] = operand_shape[in];
+            map.step[in++][out++] = 1;
         } else if constexpr (std::is_same_v<spec_t, range_t>) {
-            const auto [first, count] = detail::resolve_range(spec, v.shape()[in], in);
-            if (count > 0) data += first * v.strides()[in];
+            const auto [first, count] = detail::resolve_range(spec, operand_shape[in], in);
             shape[out] = count;
-            strides[out++] = v.strides()[in++] * spec.step;
+            map.first[in] = first;
+            map.step[in++][out++] = spec.step;
         } else {
-            const index_t n = v.shape()[in];
+            const index_t n = operand_shape[in];
             const index_t i = spec < 0 ? index_t(spec) + n : index_t(spec);
             if (i < 0 || i >= n) detail::throw_index_error("slice", index_t(spec), in, n);
-            data += i * v.strides()[in++];
+            map.first[in++] = i;
         }
     };
     (apply(specs), ...);
     for (; in < N; ++in, ++out) {
-        shape[out] = v.shape()[in];
-        strides[out] = v.strides()[in];
+        shape[out] = operand_shape[in];
+        map.step[in][out] = 1;
     }
-    return strided_view<std::remove_pointer_t<decltype(data)>, M>(data, shape, strides);
+    return detail::remap<M>(std::forward<X>(x), map, shape);
 }
 
 }  // namespace bsx

@@ -1,15 +1,18 @@
-// bsx/view/strided_view.hpp: the one view type. Every view (row, col, slice,
-// permute, reshape, broadcast_to, adapt) is a pointer plus shape plus element strides
-// over memory someone else owns. Assigning to a view writes through; it never rebinds.
+// bsx/view/strided_view.hpp: the one view of memory. Every view of an array or a
+// buffer (row, col, slice, permute, reshape, broadcast_to, adapt) is a pointer plus
+// shape plus element strides over memory someone else owns (views of lazy expressions
+// are placed_nodes, view/remap.hpp). Assigning to a view writes through; it never rebinds.
 #pragma once
 
 #include <cstddef>
 #include <type_traits>
 #include <utility>
 
-#include "../detail/strided_access.hpp"
-#include "../eval/assign.hpp"
+#include "../expr/expression.hpp"
+#include "../expr/operand.hpp"
+#include "../fwd.hpp"
 #include "../shape/shape.hpp"
+#include "strided_access.hpp"
 
 namespace bsx {
 

@@ -1,4 +1,4 @@
-// bsx/detail/strided_access.hpp: element access shared by arrays and views
+// bsx/view/strided_access.hpp: element access shared by arrays and views
 // (anything with data(), shape() and strides()): unchecked and checked indexing,
 // extents, and the row/col views of rank-2 operands.
 #pragma once
@@ -9,14 +9,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "../fwd.hpp"
 #include "../shape/shape.hpp"
 
-namespace bsx {
-
-template <class T, std::size_t N>
-class strided_view;
-
-namespace detail {
+namespace bsx::detail {
 
 [[noreturn]] inline void throw_index_error(const char* what, index_t index, std::size_t axis,
                                            index_t extent) {
@@ -31,12 +27,7 @@ namespace detail {
 template <class Derived, std::size_t N>
 class strided_access {
 public:
-    index_t extent(std::size_t axis) const {
-        if (axis >= N)
-            throw std::out_of_range("bsx: extent: axis " + std::to_string(axis) +
-                                    " is out of range for rank " + std::to_string(N));
-        return self().shape()[axis];
-    }
+    index_t extent(std::size_t axis) const { return checked_extent(self().shape(), axis); }
     index_t size() const noexcept { return shape_size(self().shape()); }
 
     template <std::integral... I>
@@ -103,5 +94,4 @@ private:
     }
 };
 
-}  // namespace detail
-}  // namespace bsx
+}  // namespace bsx::detail

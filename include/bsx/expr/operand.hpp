@@ -1,4 +1,4 @@
-// bsx/detail/operand.hpp: how a node stores each operand. Lvalue arrays are held by
+// bsx/expr/operand.hpp: how a node stores each operand. Lvalue arrays are held by
 // reference, everything else (views, nodes, temporaries, scalars) by value, so an
 // expression kept in `auto` never dangles on a temporary.
 #pragma once
@@ -8,8 +8,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "../expr/expression.hpp"
-#include "../expr/scalar.hpp"
+#include "expression.hpp"
+#include "scalar.hpp"
 
 namespace bsx::detail {
 

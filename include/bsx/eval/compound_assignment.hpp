@@ -1,0 +1,52 @@
+// bsx/eval/compound_assignment.hpp: `a += x` and the other compound assignments into
+// arrays and views, from the operation table. Each evaluates at once (one fused loop that
+// reads the destination as its left operand), so they live with evaluation.
+#pragma once
+
+#include <type_traits>
+#include <utility>
+
+#include "../expr/constraints.hpp"
+#include "../expr/expression.hpp"
+#include "../expr/ops.hpp"
+#include "assign.hpp"
+
+namespace bsx {
+
+namespace detail {
+/// Something `+=` can write into: an array or a view of mutable elements.
+template <class D>
+concept writable =
+    strided_expression<D> && !std::is_const_v<std::remove_pointer_t<decltype(std::declval<D&>().data())>>;
+}  // namespace detail
+
+// The destination is the left operand of the node `dest op= x` builds, so the binary
+// operators' reasons apply, each with its deleted overload.
+#define BSX_COMPOUND_OPERATOR(SYMBOL, OP)                                                          \
+    template <detail::writable D, class X>                                                         \
+        requires detail::forms_node<ops::OP, D, X>                                                 \
+    D&& operator SYMBOL(D&& dest, X&& x) {                                                         \
+        detail::compound_assign("operator" #SYMBOL, ops::OP{}, dest.data(), dest.shape(),          \
+                                dest.strides(), std::forward<X>(x));                               \
+        return std::forward<D>(dest);                                                              \
+    }                                                                                              \
+    template <detail::writable D, class X>                                                         \
+        requires detail::has_non_numeric_operand<D, X>                                             \
+    void operator SYMBOL(D&&, X&&) = delete; /* bsx: the right-hand side must be a bsx expression or an arithmetic scalar */ \
+    template <detail::writable D, class X>                                                         \
+        requires detail::needs_broadcast_dimensions<D, X>                                          \
+    void operator SYMBOL(D&&, X&&) = delete; /* bsx: under xla rules, operands of different rank need explicit broadcast dimensions (bsx::in_dims) */ \
+    template <detail::writable D, class X>                                                         \
+        requires detail::rejects_element_types<ops::OP, D, X>                                      \
+    void operator SYMBOL(D&&, X&&) = delete; /* bsx: %= needs integral operands (bsx::mod or bsx::rem for floating point); &= |= ^= need integral or bool operands */
+BSX_COMPOUND_OPERATOR(+=, plus)
+BSX_COMPOUND_OPERATOR(-=, minus)
+BSX_COMPOUND_OPERATOR(*=, multiplies)
+BSX_COMPOUND_OPERATOR(/=, divides)
+BSX_COMPOUND_OPERATOR(%=, modulus)
+BSX_COMPOUND_OPERATOR(&=, bit_and)
+BSX_COMPOUND_OPERATOR(|=, bit_or)
+BSX_COMPOUND_OPERATOR(^=, bit_xor)
+#undef BSX_COMPOUND_OPERATOR
+
+}  // namespace bsx

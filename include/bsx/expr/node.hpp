@@ -1,0 +1,43 @@
+// bsx/expr/node.hpp: the node protocol, the members every lazy node kind has, and
+// node_base, which writes the members derived from the others once (size, extent,
+// operator()).
+#pragma once
+
+#include <concepts>
+#include <cstddef>
+#include <utility>
+
+#include "../shape/shape.hpp"
+
+namespace bsx {
+
+/// The node protocol. A node kind N (map_node, placed_node, rules_tagged, reduce_node,
+/// scalar) declares
+///   - `value_type`, `static constexpr std::size_t rank` and `rules_tag` (void: untagged);
+///   - `shape()`, a shape_t<rank> fixed (and checked) when the node is built;
+///   - `element(const shape_t<rank>&)`, one element computed on its own (inspection,
+///     printing; assignment never calls it);
+///   - `children()`, a hana::tuple of its operands as stored (empty for a leaf);
+/// and derives from node_base<N> (nodes of one operand from unary_node<N, Held>), which adds `size()`, `extent(axis)` and
+/// `operator()(i...)` and marks N as a bsx expression. Evaluation finds how to bind N in
+/// its specialization of detail::binder (eval/evaluator.hpp): a new kind is one node
+/// type plus one binder.
+template <class Derived>
+class node_base {
+public:
+    using bsx_expression_tag = void;
+
+    index_t size() const noexcept { return shape_size(self().shape()); }
+    /// Throws std::out_of_range for an axis >= rank, as arrays do.
+    index_t extent(std::size_t axis) const { return detail::checked_extent(self().shape(), axis); }
+    template <std::integral... I, class D = Derived>  // D: Derived is complete only at the call
+        requires(sizeof...(I) == D::rank)
+    auto operator()(I... i) const {
+        return self().element({static_cast<index_t>(i)...});
+    }
+
+private:
+    const Derived& self() const noexcept { return static_cast<const Derived&>(*this); }
+};
+
+}  // namespace bsx
