@@ -394,11 +394,11 @@ narr naive_reduce(int k, const narr& c, int axis) {
     if (n == 0 && k == op_max_k) throw naive_reduce_error{};
     narr out{c.shape, {}};
     out.shape[a] = 1;
+    // c as (outer, n, stride): the axes before `a` flattened, `a`, the axes after it flattened.
     const index_t stride = row_major_strides(c.shape)[a];
     const index_t outer = count_of(shape_v(c.shape.begin(), c.shape.begin() + std::ptrdiff_t(a)));
-    const index_t inner = stride;
     for (index_t o = 0; o < outer; ++o)
-        for (index_t i = 0; i < inner; ++i) {
+        for (index_t i = 0; i < stride; ++i) {
             const double* first = c.v.data() + o * n * stride + i;
             double acc = k == op_max_k ? first[0] : 0.0;
             for (index_t j = 0; j < n; ++j) {
