@@ -129,7 +129,8 @@ BOOST_AUTO_TEST_CASE(where_into_int_and_bool_destinations) {
             const double xv = x[k], yv = y[std::size_t(j)], zv = z[std::size_t(i)];
             e_int[k] = xv > yv ? int(xv * 10.0) : -7 - int(zv);
             e_bool[k] = (xv > zv) && !(yv < 0.5);
-            e_u8[k] = static_cast<std::uint8_t>((xv + 3.0) * 40.0);
+            const double u8 = (xv + 3.0) * 40.0;  // saturates to [0, 255] (api.md: bsx::cast)
+            e_u8[k] = u8 <= 0.0 ? 0 : u8 >= 255.0 ? 255 : static_cast<std::uint8_t>(u8);
             e_f[k] = static_cast<float>(xv * yv - zv);
         }
     const auto ri = same_for_thread_counts([&] {

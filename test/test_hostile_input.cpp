@@ -349,6 +349,31 @@ BOOST_AUTO_TEST_CASE(floating_mod_is_exact) {
     BOOST_TEST(std::signbit(values<double>(-bsx::array<double, 1>{0.0})[0]));
 }
 
+// C++ leaves float-to-integer conversion of out-of-range values and NaN undefined; bsx
+// saturates (NaN gives 0) in bsx::cast, in stores into integer destinations and in fill.
+BOOST_AUTO_TEST_CASE(floating_to_integer_conversion_saturates) {
+    const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+    const bsx::array<double, 1> x{1e300, -1e300, inf, -inf, nan, -172.9, 255.9, 256.0, -0.5, 2147483647.5};
+    BOOST_TEST(values<int>(bsx::cast<int>(x)) ==
+                   (std::vector<int>{INT_MAX, INT_MIN, INT_MAX, INT_MIN, 0, -172, 255, 256, 0, INT_MAX}),
+               boost::test_tools::per_element());
+    BOOST_TEST(values<std::uint8_t>(bsx::cast<std::uint8_t>(x)) ==
+                   (std::vector<std::uint8_t>{255, 0, 255, 0, 0, 0, 255, 255, 0, 255}),
+               boost::test_tools::per_element());
+    BOOST_TEST(values<std::int64_t>(bsx::cast<std::int64_t>(bsx::array<float, 1>{9.3e18f, -9.3e18f, 1e10f})) ==
+                   (std::vector<std::int64_t>{INT64_MAX, INT64_MIN, 10000000000}),
+               boost::test_tools::per_element());
+    // A floating expression stored into an integer array, whole and in place, and a fill.
+    bsx::array<int, 1> r(bsx::shape_t<1>{x.size()});
+    r = x * 2.0;
+    BOOST_TEST(values<int>(r) == (std::vector<int>{INT_MAX, INT_MIN, INT_MAX, INT_MIN, 0, -345, 511, 512, -1, INT_MAX}),
+               boost::test_tools::per_element());
+    r -= 1e300;
+    BOOST_TEST(std::count(r.begin(), r.end(), INT_MIN) == x.size());
+    r = nan;
+    BOOST_TEST(std::count(r.begin(), r.end(), 0) == x.size());
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 // ============================================================== exceptions from user functions

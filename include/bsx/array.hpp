@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "detail/convert.hpp"
 #include "detail/storage.hpp"
 #include "view/strided_access.hpp"
 #include "eval/assign.hpp"
@@ -107,7 +108,7 @@ public:
     /// A scalar fills the array (shape kept).
     template <arithmetic_scalar X>
     array& operator=(const X& x) {
-        std::fill(begin(), end(), static_cast<T>(x));
+        std::fill(begin(), end(), detail::convert<T>(x));
         return *this;
     }
     /// An expression of rank N is evaluated into the array, resizing it first if the

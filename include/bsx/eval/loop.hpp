@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "../config.hpp"
+#include "../detail/convert.hpp"
 #include "../detail/first_exception.hpp"
 #include "../detail/streaming_store.hpp"
 #include "../shape/shape.hpp"
@@ -140,9 +141,9 @@ void write_chunk(const Reader reader, T* out, index_t len) noexcept(noexcept(rea
     B* to = reinterpret_cast<B*>(out);
     if constexpr (noexcept(reader.load(0))) {
         BSX_SIMD_LOOP
-        for (index_t j = 0; j < len; ++j) to[j] = static_cast<B>(static_cast<T>(reader.load(j)));
+        for (index_t j = 0; j < len; ++j) to[j] = static_cast<B>(convert<T>(reader.load(j)));
     } else {
-        for (index_t j = 0; j < len; ++j) to[j] = static_cast<B>(static_cast<T>(reader.load(j)));
+        for (index_t j = 0; j < len; ++j) to[j] = static_cast<B>(convert<T>(reader.load(j)));
     }
 }
 #if defined(__clang__)

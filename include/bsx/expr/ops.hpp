@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "../detail/convert.hpp"
 #include "../detail/vector_math.hpp"
 
 namespace bsx::ops {
@@ -437,7 +438,7 @@ template <class U>
 struct cast_to {
     static constexpr std::string_view name = "cast";
     template <class A>
-    constexpr U operator()(A a) const { return static_cast<U>(a); }
+    constexpr U operator()(A a) const { return bsx::detail::convert<U>(a); }
 };
 
 /// A user callable applied element-wise (bsx::map, bsx::bsxfun). The only operation that
