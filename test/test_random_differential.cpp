@@ -399,10 +399,11 @@ narr naive_reduce(int k, const narr& c, int axis) {
     const index_t outer = count_of(shape_v(c.shape.begin(), c.shape.begin() + std::ptrdiff_t(a)));
     for (index_t o = 0; o < outer; ++o)
         for (index_t i = 0; i < stride; ++i) {
-            const double* first = c.v.data() + o * n * stride + i;
-            double acc = k == op_max_k ? first[0] : 0.0;
+            // Element j of this output by index, not by pointer: c.v.data() is null when n == 0.
+            const auto at = [&](index_t j) { return c.v[std::size_t((o * n + j) * stride + i)]; };
+            double acc = k == op_max_k ? at(0) : 0.0;
             for (index_t j = 0; j < n; ++j) {
-                const double v = first[j * stride];
+                const double v = at(j);
                 if (k == op_sum_k) acc += v;
                 else if (k == op_any_k) acc = (acc != 0 || v != 0) ? 1.0 : 0.0;  // NaN counts as true
                 else acc = (std::isnan(acc) || std::isnan(v)) ? std::numeric_limits<double>::quiet_NaN() : std::max(acc, v);

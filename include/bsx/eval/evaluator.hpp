@@ -295,7 +295,7 @@ struct binder<E> : binder_defaults {
         leaf_evaluator<V, D> ev;
         const auto shape = e.shape();
         const auto strides = e.strides();
-        ev.base = e.data() + offset_through(strides, map);
+        ev.base = offset_pointer(e.data(), offset_through(strides, map));
         ev.steps.stride = strides_through(strides, map);
         const bool overlaps = memory_range(e.data(), shape, strides)
                                   .overlaps(memory_range(dest.data, dest.shape, dest.strides));

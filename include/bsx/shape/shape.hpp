@@ -116,5 +116,12 @@ index_t checked_size(std::string_view operation, const Extents& s, std::size_t e
     return empty ? 0 : count;
 }
 
+/// The element `offset` away from `base` in a strided layout. An empty array has no
+/// buffer (a null base), and its views, which are never read, keep the null pointer:
+/// arithmetic on a null pointer is undefined even when nothing is dereferenced.
+template <class T>
+T* offset_pointer(T* base, index_t offset) noexcept {
+    return base == nullptr ? base : base + offset;
+}
 }  // namespace detail
 }  // namespace bsx

@@ -89,8 +89,8 @@ private:
         const auto st = s.strides();
         if (i < 0 || i >= sh[fixed_axis])
             throw_index_error(fixed_axis == 0 ? "row" : "col", i, fixed_axis, sh[fixed_axis]);
-        if (fixed_axis == 0) return strided_view<elem, 2>(s.data() + i * st[0], {1, sh[1]}, {0, st[1]});
-        return strided_view<elem, 2>(s.data() + i * st[1], {sh[0], 1}, {st[0], 0});
+        if (fixed_axis == 0) return strided_view<elem, 2>(offset_pointer(s.data(), i * st[0]), {1, sh[1]}, {0, st[1]});
+        return strided_view<elem, 2>(offset_pointer(s.data(), i * st[1]), {sh[0], 1}, {st[0], 0});
     }
 };
 
