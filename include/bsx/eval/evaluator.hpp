@@ -108,9 +108,7 @@ struct leaf_evaluator {
     reader chunk_reader() const noexcept { return {q}; }
 
     const T* row_start(const index_t* idx, std::size_t outer) const noexcept {
-        const T* r = base;
-        for (std::size_t d = 0; d < outer; ++d) r += idx[d] * steps.stride[d];
-        return r;
+        return base + row_offset(idx, steps.stride, outer);
     }
     /// The reader of a row from element j on, for rows every operand reads with inner
     /// stride 1, or 0 when the operand's bit in Mask is set: then the value is read

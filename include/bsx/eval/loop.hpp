@@ -195,6 +195,15 @@ template <class T, class Reader>
     write_chunk(reader, out, len);
 }
 
+/// Where the row at outer indices `idx` starts, in elements from the first row: the
+/// outer axes are at most D - 1, which the loop bound says, so that it unrolls.
+template <std::size_t D>
+index_t row_offset(const index_t* idx, const shape_t<D>& stride, std::size_t outer) noexcept {
+    index_t offset = 0;
+    for (std::size_t d = 0; d + 1 < D && d < outer; ++d) offset += idx[d] * stride[d];
+    return offset;
+}
+
 /// Visits flattened elements [begin, end) of the loop nest row by row: `row(idx, j,
 /// stop)` gets the outer indices of a row and the part [j, stop) of it in the range.
 template <std::size_t D, class Row>
@@ -245,8 +254,7 @@ template <class T, std::size_t D, class Ev>
         for_each_row(loop, begin, end, [&](const shape_t<D>& idx, index_t j, index_t stop) {
             if (errors && errors->stopped()) return;
             ev.begin_row(idx.data(), outer, fill);
-            T* drow = dst;
-            for (std::size_t d = 0; d < outer; ++d) drow += idx[d] * dst_strides[d];
+            T* const drow = dst + row_offset(idx.data(), dst_strides, outer);
             for (index_t c = j; c < stop; c += chunk) {
                 if (errors && errors->stopped()) return;
                 const index_t len = std::min(chunk, stop - c);
@@ -279,19 +287,24 @@ inline int loop_threads(index_t total) noexcept {
 /// row into a register. With `streaming`, rows are computed into a small tile and
 /// written with streaming stores, which do not read the destination first. Gives up at
 /// the next row once `errors` (another thread's failure; null when serial) says so.
+/// The two row loops are apart so that the plain one, run on small arrays, stays a
+/// short loop around the kernel (rows of 100 cost as much to start as to write).
 template <std::size_t Mask, class T, std::size_t D, class Ev>
 [[gnu::noinline]] void run_rows(const Ev& ev, T* dst, const shape_t<D>& dst_strides, const loop_shape<D>& loop,
                                 bool streaming, index_t begin, index_t end, const first_exception* errors) {
     const std::size_t outer = loop.nd - 1;
+    if (!streaming) {
+        for_each_row(loop, begin, end, [&](const shape_t<D>& idx, index_t j, index_t stop) {
+            if (errors && errors->stopped()) return;
+            write_chunk(ev.template row_reader<Mask>(idx.data(), outer, j),
+                        dst + row_offset(idx.data(), dst_strides, outer) + j, stop - j);
+        });
+        return;
+    }
     for_each_row(loop, begin, end, [&](const shape_t<D>& idx, index_t j, index_t stop) {
         if (errors && errors->stopped()) return;
-        T* drow = dst + j;
-        for (std::size_t d = 0; d < outer; ++d) drow += idx[d] * dst_strides[d];
+        T* drow = dst + row_offset(idx.data(), dst_strides, outer) + j;
         const auto reader = ev.template row_reader<Mask>(idx.data(), outer, j);
-        if (!streaming) {
-            write_chunk(reader, drow, stop - j);
-            return;
-        }
         alignas(64) T tile[BSX_CHUNK];
         for (index_t c = 0; c < stop - j; c += BSX_CHUNK) {
             const index_t len = std::min<index_t>(BSX_CHUNK, stop - j - c);
@@ -299,7 +312,7 @@ template <std::size_t Mask, class T, std::size_t D, class Ev>
             stream_copy(drow + c, tile, std::size_t(len) * sizeof(T));
         }
     });
-    if (streaming) stream_fence();
+    stream_fence();
 }
 
 /// Runs range(begin, end) over flattened elements [0, total) on `threads` threads: split
