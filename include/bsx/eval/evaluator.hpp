@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -283,33 +284,43 @@ auto make_evaluator(const E& e, index_map<rank_v<E>, D> map, const destination<T
     return binder<std::remove_cvref_t<E>>::bind(e, map, dest);
 }
 
+/// Binds a memory leaf that overlaps the destination: it reads the destination's memory
+/// where that is safe, else a copy of its own elements (value semantics; not of its
+/// broadcast, so only the overlapping operand is duplicated). Out of line and shared by
+/// every leaf of these types: the common case, no overlap, stays small enough to inline.
+template <class V, std::size_t N, class T, std::size_t D>
+[[gnu::noinline]] void bind_overlapping(leaf_evaluator<V, D>& ev, const V* data, const shape_t<N>& shape,
+                                        const shape_t<N>& strides, const index_map<N, D>& map,
+                                        const destination<T, D>& dest) {
+    if (reads_written_element(ev.base, ev.steps.stride, dest) || reads_own_row(ev.base, ev.steps.stride, dest)) {
+        ev.reads_destination = true;
+        return;
+    }
+    const auto count = std::size_t(shape_size(shape));
+    std::shared_ptr<V[]> copy = std::make_shared_for_overwrite<V[]>(count);
+    const auto packed = contiguous_strides(shape);
+    if (is_contiguous(shape, strides))  // `dist.row(k)`: one block, which needs no loop nest of its own
+        std::memcpy(copy.get(), data, count * sizeof(V));
+    else
+        assign_broadcast(copy.get(), shape, packed, strided_view<const V, N>(data, shape, strides));
+    ev.base = copy.get() + offset_through(packed, map);
+    ev.steps.stride = strides_through(packed, map);
+    ev.copy = std::move(copy);
+}
+
 /// A memory leaf (an array, a view, any type with data() and strides()).
 template <strided_expression E>
 struct binder<E> : binder_defaults {
     template <class T, std::size_t D>
     static auto bind(const E& e, const index_map<rank_v<E>, D>& map, const destination<T, D>& dest) {
         using V = std::remove_const_t<value_type_t<E>>;
-        constexpr std::size_t N = rank_v<E>;
         leaf_evaluator<V, D> ev;
         const auto shape = e.shape();
         const auto strides = e.strides();
         ev.base = e.data() + offset_through(strides, map);
         ev.steps.stride = strides_through(strides, map);
-        const bool overlaps = memory_range(e.data(), shape, strides)
-                                  .overlaps(memory_range(dest.data, dest.shape, dest.strides));
-        if (overlaps && !reads_written_element(ev.base, ev.steps.stride, dest) &&
-            !reads_own_row(ev.base, ev.steps.stride, dest)) {
-            // Value semantics: read this operand from a copy of its own elements (not of
-            // its broadcast), so only the overlapping operand is duplicated.
-            std::shared_ptr<V[]> copy = std::make_shared_for_overwrite<V[]>(std::size_t(shape_size(shape)));
-            const auto packed = contiguous_strides(shape);
-            assign_broadcast(copy.get(), shape, packed, strided_view<const V, N>(e.data(), shape, strides));
-            ev.base = copy.get() + offset_through(packed, map);
-            ev.steps.stride = strides_through(packed, map);
-            ev.copy = std::move(copy);
-        } else {
-            ev.reads_destination = overlaps;
-        }
+        if (memory_range(e.data(), shape, strides).overlaps(memory_range(dest.data, dest.shape, dest.strides)))
+            bind_overlapping<V>(ev, e.data(), shape, strides, map, dest);
         return ev;
     }
 };
