@@ -46,6 +46,7 @@ template <class T>
 struct scalar_evaluator {
     T value;
     T load(index_t) const noexcept { return value; }
+    void next_row() noexcept {}
     scalar_evaluator chunk_reader() const noexcept { return *this; }
     template <std::size_t Mask>
     scalar_evaluator row_reader(const index_t*, std::size_t, index_t) const noexcept {
@@ -99,14 +100,25 @@ struct leaf_evaluator {
 
     struct reader {
         const T* q;
+        index_t next = 0;  // to the same element of the next row (whole-row runs)
         T load(index_t j) const noexcept {
             if constexpr (std::is_same_v<T, bool>)  // read as a byte: bool loads do not vectorize (GCC)
                 return reinterpret_cast<const unsigned char*>(q)[j] != 0;
             else
                 return q[j];
         }
+        void next_row() noexcept { q += next; }
     };
     reader chunk_reader() const noexcept { return {q}; }
+    /// A row-constant operand in a whole-row run: its value, read when the row starts
+    /// (before any of the row is written, see reads_own_row), and where it is.
+    struct constant_reader {
+        T value;
+        const T* at;
+        index_t next;
+        T load(index_t) const noexcept { return value; }
+        void next_row() noexcept { value = *(at += next); }
+    };
 
     const T* row_start(const index_t* idx, std::size_t outer) const noexcept {
         return base + row_offset(idx, steps.stride, outer);
@@ -116,10 +128,13 @@ struct leaf_evaluator {
     /// once, now, and held in a register (a broadcast operand, `dist.col(k)`).
     template <std::size_t Mask>
     auto row_reader(const index_t* idx, std::size_t outer, index_t j) const noexcept {
-        if constexpr ((Mask & 1) != 0)
-            return scalar_evaluator<T>{*row_start(idx, outer)};
-        else
-            return reader{row_start(idx, outer) + j};
+        const index_t next = outer > 0 ? steps.stride[outer - 1] : 0;
+        if constexpr ((Mask & 1) != 0) {
+            const T* at = row_start(idx, outer);
+            return constant_reader{*at, at, next};
+        } else {
+            return reader{row_start(idx, outer) + j, next};
+        }
     }
 
     // Row set-up and gathers are out of line: shared by every expression with this leaf
@@ -191,6 +206,9 @@ struct node_reader {
 
     auto load(index_t j) const noexcept(never_throws<Op, Children>::value) {
         return boost::hana::unpack(children, [&](const auto&... c) { return (*op)(c.load(j)...); });
+    }
+    void next_row() noexcept {
+        boost::hana::for_each(children, [](auto& c) { c.next_row(); });
     }
 };
 
