@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -45,6 +46,7 @@ template <class T>
 struct scalar_evaluator {
     T value;
     T load(index_t) const noexcept { return value; }
+    void next_row() noexcept {}
     scalar_evaluator chunk_reader() const noexcept { return *this; }
     template <std::size_t Mask>
     scalar_evaluator row_reader(const index_t*, std::size_t, index_t) const noexcept {
@@ -98,29 +100,41 @@ struct leaf_evaluator {
 
     struct reader {
         const T* q;
+        index_t next = 0;  // to the same element of the next row (whole-row runs)
         T load(index_t j) const noexcept {
             if constexpr (std::is_same_v<T, bool>)  // read as a byte: bool loads do not vectorize (GCC)
                 return reinterpret_cast<const unsigned char*>(q)[j] != 0;
             else
                 return q[j];
         }
+        void next_row() noexcept { q += next; }
     };
     reader chunk_reader() const noexcept { return {q}; }
+    /// A row-constant operand in a whole-row run: its value, read when the row starts
+    /// (before any of the row is written, see reads_own_row), and where it is.
+    struct constant_reader {
+        T value;
+        const T* at;
+        index_t next;
+        T load(index_t) const noexcept { return value; }
+        void next_row() noexcept { value = *(at += next); }
+    };
 
     const T* row_start(const index_t* idx, std::size_t outer) const noexcept {
-        const T* r = base;
-        for (std::size_t d = 0; d < outer; ++d) r += idx[d] * steps.stride[d];
-        return r;
+        return base + row_offset(idx, steps.stride, outer);
     }
     /// The reader of a row from element j on, for rows every operand reads with inner
     /// stride 1, or 0 when the operand's bit in Mask is set: then the value is read
     /// once, now, and held in a register (a broadcast operand, `dist.col(k)`).
     template <std::size_t Mask>
     auto row_reader(const index_t* idx, std::size_t outer, index_t j) const noexcept {
-        if constexpr ((Mask & 1) != 0)
-            return scalar_evaluator<T>{*row_start(idx, outer)};
-        else
-            return reader{row_start(idx, outer) + j};
+        const index_t next = outer > 0 ? steps.stride[outer - 1] : 0;
+        if constexpr ((Mask & 1) != 0) {
+            const T* at = row_start(idx, outer);
+            return constant_reader{*at, at, next};
+        } else {
+            return reader{row_start(idx, outer) + j, next};
+        }
     }
 
     // Row set-up and gathers are out of line: shared by every expression with this leaf
@@ -192,6 +206,9 @@ struct node_reader {
 
     auto load(index_t j) const noexcept(never_throws<Op, Children>::value) {
         return boost::hana::unpack(children, [&](const auto&... c) { return (*op)(c.load(j)...); });
+    }
+    void next_row() noexcept {
+        boost::hana::for_each(children, [](auto& c) { c.next_row(); });
     }
 };
 
@@ -285,33 +302,43 @@ auto make_evaluator(const E& e, index_map<rank_v<E>, D> map, const destination<T
     return binder<std::remove_cvref_t<E>>::bind(e, map, dest);
 }
 
+/// Binds a memory leaf that overlaps the destination: it reads the destination's memory
+/// where that is safe, else a copy of its own elements (value semantics; not of its
+/// broadcast, so only the overlapping operand is duplicated). Out of line and shared by
+/// every leaf of these types: the common case, no overlap, stays small enough to inline.
+template <class V, std::size_t N, class T, std::size_t D>
+[[gnu::noinline]] void bind_overlapping(leaf_evaluator<V, D>& ev, const V* data, const shape_t<N>& shape,
+                                        const shape_t<N>& strides, const index_map<N, D>& map,
+                                        const destination<T, D>& dest) {
+    if (reads_written_element(ev.base, ev.steps.stride, dest) || reads_own_row(ev.base, ev.steps.stride, dest)) {
+        ev.reads_destination = true;
+        return;
+    }
+    const auto count = std::size_t(shape_size(shape));
+    std::shared_ptr<V[]> copy = std::make_shared_for_overwrite<V[]>(count);
+    const auto packed = contiguous_strides(shape);
+    if (is_contiguous(shape, strides))  // `dist.row(k)`: one block, which needs no loop nest of its own
+        std::memcpy(copy.get(), data, count * sizeof(V));
+    else
+        assign_broadcast(copy.get(), shape, packed, strided_view<const V, N>(data, shape, strides));
+    ev.base = copy.get() + offset_through(packed, map);
+    ev.steps.stride = strides_through(packed, map);
+    ev.copy = std::move(copy);
+}
+
 /// A memory leaf (an array, a view, any type with data() and strides()).
 template <strided_expression E>
 struct binder<E> : binder_defaults {
     template <class T, std::size_t D>
     static auto bind(const E& e, const index_map<rank_v<E>, D>& map, const destination<T, D>& dest) {
         using V = std::remove_const_t<value_type_t<E>>;
-        constexpr std::size_t N = rank_v<E>;
         leaf_evaluator<V, D> ev;
         const auto shape = e.shape();
         const auto strides = e.strides();
         ev.base = offset_pointer(e.data(), offset_through(strides, map));
         ev.steps.stride = strides_through(strides, map);
-        const bool overlaps = memory_range(e.data(), shape, strides)
-                                  .overlaps(memory_range(dest.data, dest.shape, dest.strides));
-        if (overlaps && !reads_written_element(ev.base, ev.steps.stride, dest) &&
-            !reads_own_row(ev.base, ev.steps.stride, dest)) {
-            // Value semantics: read this operand from a copy of its own elements (not of
-            // its broadcast), so only the overlapping operand is duplicated.
-            std::shared_ptr<V[]> copy = std::make_shared_for_overwrite<V[]>(std::size_t(shape_size(shape)));
-            const auto packed = contiguous_strides(shape);
-            assign_broadcast(copy.get(), shape, packed, strided_view<const V, N>(e.data(), shape, strides));
-            ev.base = copy.get() + offset_through(packed, map);
-            ev.steps.stride = strides_through(packed, map);
-            ev.copy = std::move(copy);
-        } else {
-            ev.reads_destination = overlaps;
-        }
+        if (memory_range(e.data(), shape, strides).overlaps(memory_range(dest.data, dest.shape, dest.strides)))
+            bind_overlapping<V>(ev, e.data(), shape, strides, map, dest);
         return ev;
     }
 };

@@ -196,29 +196,63 @@ template <class T, class Reader>
     write_chunk(reader, out, len);
 }
 
-/// Visits flattened elements [begin, end) of the loop nest row by row: `row(idx, j,
-/// stop)` gets the outer indices of a row and the part [j, stop) of it in the range.
-template <std::size_t D, class Row>
-void for_each_row(const loop_shape<D>& loop, index_t begin, index_t end, Row&& row) {
+/// Where the row at outer indices `idx` starts, in elements from the first row: the
+/// outer axes are at most D - 1, which the loop bound says, so that it unrolls.
+template <std::size_t D>
+index_t row_offset(const index_t* idx, const shape_t<D>& stride, std::size_t outer) noexcept {
+    index_t offset = 0;
+    for (std::size_t d = 0; d + 1 < D && d < outer; ++d) offset += idx[d] * stride[d];
+    return offset;
+}
+
+/// Visits flattened elements [begin, end) of the loop nest in runs of rows: `run(idx, j,
+/// stop, rows)` gets the outer indices of a row, the part [j, stop) of it in the range,
+/// and how many rows, this one and the next ones along the last outer axis, have that
+/// same part (whole rows run together, so a loop over them can step its pointers).
+template <std::size_t D, class Run>
+void for_each_row_run(const loop_shape<D>& loop, index_t begin, index_t end, Run&& run) {
     const std::size_t outer = loop.nd - 1;
     const index_t n_inner = loop.extent[outer];
     shape_t<D> idx{};
-    index_t r = begin / n_inner;
-    index_t j = begin % n_inner;
-    for (std::size_t d = outer; d-- > 0;) {
-        idx[d] = r % loop.extent[d];
-        r /= loop.extent[d];
+    index_t j = 0;
+    if (begin != 0) {  // a serial loop starts at 0: spare it the divisions (tens of cycles)
+        index_t r = begin / n_inner;
+        j = begin % n_inner;
+        for (std::size_t d = outer; d-- > 0;) {
+            idx[d] = r % loop.extent[d];
+            r /= loop.extent[d];
+        }
     }
     while (begin < end) {
+        index_t rows = 1;
+        if constexpr (D > 1)
+            if (j == 0 && outer > 0)
+                rows = std::max<index_t>(1, std::min(loop.extent[outer - 1] - idx[outer - 1], (end - begin) / n_inner));
         const index_t stop = std::min(n_inner, j + (end - begin));
-        row(idx, j, stop);
-        begin += stop - j;
+        run(idx, j, stop, rows);
+        begin += rows * (stop - j);
         j = 0;
+        if constexpr (D > 1)
+            if (outer > 0) idx[outer - 1] += rows - 1;
         for (std::size_t d = outer; d-- > 0;) {
             if (++idx[d] < loop.extent[d]) break;
             idx[d] = 0;
         }
     }
+}
+
+/// Visits flattened elements [begin, end) of the loop nest row by row: `row(idx, j,
+/// stop)` gets the outer indices of a row and the part [j, stop) of it in the range.
+template <std::size_t D, class Row>
+void for_each_row(const loop_shape<D>& loop, index_t begin, index_t end, Row&& row) {
+    for_each_row_run(loop, begin, end, [&](const shape_t<D>& first, index_t j, index_t stop, index_t rows) {
+        shape_t<D> idx = first;
+        for (index_t r = 0;;) {
+            row(idx, j, stop);
+            if (++r == rows) break;
+            ++idx[loop.nd - 2];  // rows > 1 only with an outer axis
+        }
+    });
 }
 
 /// Runs `f(ev)` with this thread's copy of the evaluator (a cursor over the binding),
@@ -246,8 +280,7 @@ template <class T, std::size_t D, class Ev>
         for_each_row(loop, begin, end, [&](const shape_t<D>& idx, index_t j, index_t stop) {
             if (errors && errors->stopped()) return;
             ev.begin_row(idx.data(), outer, fill);
-            T* drow = dst;
-            for (std::size_t d = 0; d < outer; ++d) drow += idx[d] * dst_strides[d];
+            T* const drow = dst + row_offset(idx.data(), dst_strides, outer);
             for (index_t c = j; c < stop; c += chunk) {
                 if (errors && errors->stopped()) return;
                 const index_t len = std::min(chunk, stop - c);
@@ -280,19 +313,33 @@ inline int loop_threads(index_t total) noexcept {
 /// row into a register. With `streaming`, rows are computed into a small tile and
 /// written with streaming stores, which do not read the destination first. Gives up at
 /// the next row once `errors` (another thread's failure; null when serial) says so.
+/// The two row loops are apart so that the plain one, run on small arrays, stays a
+/// short loop around the kernel.
 template <std::size_t Mask, class T, std::size_t D, class Ev>
 [[gnu::noinline]] void run_rows(const Ev& ev, T* dst, const shape_t<D>& dst_strides, const loop_shape<D>& loop,
                                 bool streaming, index_t begin, index_t end, const first_exception* errors) {
     const std::size_t outer = loop.nd - 1;
+    if (!streaming) {
+        // A run of rows steps the readers' pointers from row to row (next_row) instead of
+        // finding each row's start again: rows of 100 cost as much to start as to write.
+        const index_t dst_next = outer > 0 ? dst_strides[outer - 1] : 0;
+        for_each_row_run(loop, begin, end, [&](const shape_t<D>& idx, index_t j, index_t stop, index_t rows) {
+            auto reader = ev.template row_reader<Mask>(idx.data(), outer, j);
+            T* drow = dst + row_offset(idx.data(), dst_strides, outer) + j;
+            for (index_t r = 0;;) {
+                if (errors && errors->stopped()) return;
+                write_chunk(reader, drow, stop - j);
+                if (++r == rows) break;
+                reader.next_row();
+                drow += dst_next;
+            }
+        });
+        return;
+    }
     for_each_row(loop, begin, end, [&](const shape_t<D>& idx, index_t j, index_t stop) {
         if (errors && errors->stopped()) return;
-        T* drow = dst + j;
-        for (std::size_t d = 0; d < outer; ++d) drow += idx[d] * dst_strides[d];
+        T* drow = dst + row_offset(idx.data(), dst_strides, outer) + j;
         const auto reader = ev.template row_reader<Mask>(idx.data(), outer, j);
-        if (!streaming) {
-            write_chunk(reader, drow, stop - j);
-            return;
-        }
         alignas(64) T tile[BSX_CHUNK];
         for (index_t c = 0; c < stop - j; c += BSX_CHUNK) {
             const index_t len = std::min<index_t>(BSX_CHUNK, stop - j - c);
@@ -300,7 +347,7 @@ template <std::size_t Mask, class T, std::size_t D, class Ev>
             stream_copy(drow + c, tile, std::size_t(len) * sizeof(T));
         }
     });
-    if (streaming) stream_fence();
+    stream_fence();
 }
 
 /// Runs range(begin, end) over flattened elements [0, total) on `threads` threads: split

@@ -86,7 +86,7 @@ struct min_reduction : detail::returns_accumulator {
         else return std::numeric_limits<A>::max();
     }
     template <class A>
-    static constexpr A combine(A x, A y) noexcept { return minimum{}(x, y); }
+    static constexpr A combine(A x, A y) noexcept { return minimum::combine(x, y); }
 };
 
 struct max_reduction : detail::returns_accumulator {
@@ -100,7 +100,7 @@ struct max_reduction : detail::returns_accumulator {
         else return std::numeric_limits<A>::lowest();
     }
     template <class A>
-    static constexpr A combine(A x, A y) noexcept { return maximum{}(x, y); }
+    static constexpr A combine(A x, A y) noexcept { return maximum::combine(x, y); }
 };
 
 /// Elements count as true when nonzero (NaN is true, as in NumPy).
