@@ -26,6 +26,7 @@
 #include "../expr/ops.hpp"
 #include "../expr/placed_node.hpp"
 #include "../expr/scalar.hpp"
+#include "../expr/static_extents.hpp"
 #include "../expr/with_rules.hpp"
 #include "../view/strided_view.hpp"
 #include "alias.hpp"
@@ -256,6 +257,47 @@ struct node_evaluator {
     }
 };
 
+// ---- the static path ------------------------------------------------------------------
+
+/// Where an operand sits in an all-static assignment (eval/static_loop.hpp): Root is the
+/// assigned expression, whose static shape is the destination's; the operand's axis k
+/// lies on destination axis Axis_k. Everything here is a constant, so the loads below
+/// fold to fixed offsets.
+template <class Root, std::size_t... Axis>
+struct static_place {
+    static constexpr shape_t<rank_v<Root>> dest = static_shape_v<Root>;
+    static constexpr shape_t<rank_v<Root>> dest_strides = contiguous_strides(dest);
+    static constexpr std::array<std::size_t, sizeof...(Axis)> axis{Axis...};
+
+    /// The place of the children of a rank-R node here, under its rule set.
+    template <class Rules, std::size_t r, std::size_t R, std::size_t... K>
+    static auto child(std::index_sequence<K...>) -> static_place<Root, axis[Rules::result_axis(K, r, R)]...>;
+
+    /// The offset of destination element i in a contiguous operand of static shape `ext`
+    /// (extent-1 axes broadcast).
+    template <std::size_t r>
+    static constexpr index_t offset(const shape_t<r>& ext, index_t i) noexcept {
+        // The operand's elements line up with the destination's: element i is element i.
+        if constexpr (r == rank_v<Root> && [] {
+                          for (std::size_t k = 0; k < r; ++k)
+                              if (axis[k] != k) return false;
+                          return true;
+                      }()) {
+            if (ext == dest) return i;
+        }
+        const auto strides = contiguous_strides(ext);
+        index_t off = 0;
+        for (std::size_t k = 0; k < r; ++k)
+            if (ext[k] != 1) off += i / dest_strides[axis[k]] % dest[axis[k]] * strides[k];
+        return off;
+    }
+};
+template <class Root, std::size_t... D>
+auto root_place(std::index_sequence<D...>) -> static_place<Root, D...>;
+/// The place of the assigned expression itself: its axes are the destination's.
+template <class Root>
+using root_place_t = decltype(root_place<Root>(std::make_index_sequence<rank_v<Root>>{}));
+
 // ---- binding -------------------------------------------------------------------------
 
 /// How an expression kind becomes an evaluator: one specialization per kind (Eigen's
@@ -270,8 +312,10 @@ struct binder {
 
 /// What every binder may add: `write_into` evaluates the expression straight into a
 /// destination of its own shape when the kind has a faster way than the fused loop
-/// (reductions do); false when it has not.
+/// (reductions do); false when it has not. Kinds that can be read on the static path
+/// set `static_loads` and give `static_load<Place>(e, i)`, element i of the destination.
 struct binder_defaults {
+    static constexpr bool static_loads = false;
     template <class E, class T, std::size_t D>
     static bool write_into(const E&, T*, const shape_t<D>&, const shape_t<D>&) noexcept {
         return false;
@@ -314,6 +358,12 @@ struct binder<E> : binder_defaults {
         }
         return ev;
     }
+
+    static constexpr bool static_loads = statically_shaped<E>;
+    template <class Place>
+    static auto static_load(const E& e, index_t i) noexcept {
+        return e.data()[Place::offset(static_shape_v<E>, i)];
+    }
 };
 
 template <class T>
@@ -321,6 +371,11 @@ struct binder<scalar<T>> : binder_defaults {
     template <class U, std::size_t D>
     static auto bind(const scalar<T>& e, const index_map<0, D>&, const destination<U, D>&) {
         return scalar_evaluator<T>{e.value};
+    }
+    static constexpr bool static_loads = true;
+    template <class Place>
+    static T static_load(const scalar<T>& e, index_t) noexcept {
+        return e.value;
     }
 };
 
@@ -330,6 +385,12 @@ struct binder<rules_tagged<R, Held>> : binder_defaults {
     template <class E, class T, std::size_t D>
     static auto bind(const E& e, const index_map<rank_v<E>, D>& map, const destination<T, D>& dest) {
         return make_evaluator(e.operand(), map, dest);
+    }
+    using operand_binder = binder<unwrapped_t<Held>>;
+    static constexpr bool static_loads = operand_binder::static_loads;
+    template <class Place, class E>
+    static auto static_load(const E& e, index_t i) {
+        return operand_binder::template static_load<Place>(e.operand(), i);
     }
 };
 
@@ -374,6 +435,23 @@ struct binder<map_node<Op, Held...>> : binder_defaults {
             return math_evaluator<node, value_type_t<E>, sizeof...(Held)>{{e.op(), std::move(children)}};
         else
             return node{e.op(), std::move(children)};
+    }
+
+    static constexpr bool static_loads = (binder<unwrapped_t<Held>>::static_loads && ...);
+    template <class Place, class E>
+    static auto static_load(const E& e, index_t i) {
+        constexpr std::size_t R = rank_v<E>;
+        return boost::hana::unpack(e.children(), [&](const auto&... held) {
+            return e.op()(load_child<Place, R>(unwrap(held), i)...);
+        });
+    }
+
+private:
+    template <class Place, std::size_t R, class C>
+    static auto load_child(const C& c, index_t i) {
+        constexpr std::size_t r = rank_v<C>;
+        using place = decltype(Place::template child<rules_of_t<map_node<Op, Held...>>, r, R>(std::make_index_sequence<r>{}));
+        return binder<C>::template static_load<place>(c, i);
     }
 };
 
