@@ -75,8 +75,9 @@ private:
     shape_t<rank> shape_;
 
     shape_t<rank> broadcast_children() const {
-        // All extents known: checked when the node's type was formed.
-        if constexpr (detail::all_known(static_extents)) {
+        // Every child's extents known: checked when the node's type was formed. (A known
+        // result alone is not enough: a dynamic child must still match it.)
+        if constexpr ((statically_shaped<detail::unwrapped_t<Held>> && ...)) {
             return static_extents;
         } else if constexpr (sizeof...(Held) >= 3) {
             return boost::hana::unpack(children_, [&](const auto&... c) {

@@ -56,18 +56,16 @@ constexpr auto static_broadcast(const shape_t<N>&... shapes) noexcept {
     constexpr std::size_t R = std::max({std::size_t{0}, N...});
     static_broadcast_result<R> out;
     out.shape.fill(1);
-    for (std::size_t axis = 0; axis < R; ++axis) {
-        const auto meet = [&](index_t e) {
-            const index_t before = out.shape[axis];
-            out.shape[axis] = static_broadcast_extent(before, e);
-            if (out.shape[axis] == -1 && !out.clashes()) {
-                out.clash_axis = axis;
-                out.left = before;
-                out.right = e;
-            }
-        };
-        (meet(aligned_extent<Rules, R>(shapes, axis)), ...);
-    }
+    [[maybe_unused]] const auto meet = [&](std::size_t axis, index_t e) {
+        const index_t before = out.shape[axis];
+        out.shape[axis] = static_broadcast_extent(before, e);
+        if (out.shape[axis] == -1 && !out.clashes()) {
+            out.clash_axis = axis;
+            out.left = before;
+            out.right = e;
+        }
+    };
+    for (std::size_t axis = 0; axis < R; ++axis) (meet(axis, aligned_extent<Rules, R>(shapes, axis)), ...);
     return out;
 }
 
