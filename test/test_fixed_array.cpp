@@ -253,14 +253,17 @@ BOOST_AUTO_TEST_CASE(aliasing_keeps_value_semantics) {
     vec3 v{1, 2, 3};
     v = v + bsx::fixed_array<double, 1>{10};
     expect_array(v, {3}, std::vector<double>{11, 12, 13});
-    m = m * 2.0 + m;
+    m = m * 2.0 + m;  // reads each element where it is written: no copy needed
     expect_array(m, {3, 3}, std::vector<double>{3, 12, 21, 6, 15, 24, 9, 18, 27});
+    // A rank-0 view (static too) of an element that the loop overwrites first.
+    m = m / bsx::slice(m, 0, 0) + bsx::slice(m, 2, 2);
+    expect_array(m, {3, 3}, std::vector<double>{28, 31, 34, 29, 32, 35, 30, 33, 36});
     // Views of the destination (dynamic extents): a reversed slice, a row broadcast over
     // the whole array.
     v = bsx::slice(v, bsx::range(2, -4, -1));
     expect_array(v, {3}, std::vector<double>{13, 12, 11});
     m = m.row(0) + m;
-    expect_array(m, {3, 3}, std::vector<double>{6, 24, 42, 9, 27, 45, 12, 30, 48});
+    expect_array(m, {3, 3}, std::vector<double>{56, 62, 68, 57, 63, 69, 58, 64, 70});
     // The destination a view of a fixed array, the source that fixed array.
     bsx::fixed_array<double, 4> w{1, 2, 3, 4};
     bsx::slice(w, bsx::range(1, 4)) = bsx::slice(w, bsx::range(0, 3)) * 10;

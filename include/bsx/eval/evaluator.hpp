@@ -273,18 +273,24 @@ struct static_place {
     template <class Rules, std::size_t r, std::size_t R, std::size_t... K>
     static auto child(std::index_sequence<K...>) -> static_place<Root, axis[Rules::result_axis(K, r, R)]...>;
 
+    /// Whether a contiguous operand of static shape `ext` placed here lines up with the
+    /// destination: its element i is read for destination element i.
+    template <std::size_t r>
+    static constexpr bool aligned_with(const shape_t<r>& ext) noexcept {
+        if constexpr (r != rank_v<Root>) {
+            return false;
+        } else {
+            for (std::size_t k = 0; k < r; ++k)
+                if (axis[k] != k || ext[k] != dest[k]) return false;
+            return true;
+        }
+    }
+
     /// The offset of destination element i in a contiguous operand of static shape `ext`
     /// (extent-1 axes broadcast).
     template <std::size_t r>
     static constexpr index_t offset(const shape_t<r>& ext, index_t i) noexcept {
-        // The operand's elements line up with the destination's: element i is element i.
-        if constexpr (r == rank_v<Root> && [] {
-                          for (std::size_t k = 0; k < r; ++k)
-                              if (axis[k] != k) return false;
-                          return true;
-                      }()) {
-            if (ext == dest) return i;
-        }
+        if (aligned_with(ext)) return i;
         const auto strides = contiguous_strides(ext);
         index_t off = 0;
         for (std::size_t k = 0; k < r; ++k)
@@ -313,7 +319,10 @@ struct binder {
 /// What every binder may add: `write_into` evaluates the expression straight into a
 /// destination of its own shape when the kind has a faster way than the fused loop
 /// (reductions do); false when it has not. Kinds that can be read on the static path
-/// set `static_loads` and give `static_load<Place>(e, i)`, element i of the destination.
+/// set `static_loads` and give `static_load<Place>(e, i)`, element i of the destination,
+/// and `static_reads_elsewhere<Place>(e, out, n)`: whether e reads any of the n
+/// destination elements at `out` other than the one being written (then the static loop
+/// writes a copy first).
 struct binder_defaults {
     static constexpr bool static_loads = false;
     template <class E, class T, std::size_t D>
@@ -364,6 +373,15 @@ struct binder<E> : binder_defaults {
     static auto static_load(const E& e, index_t i) noexcept {
         return e.data()[Place::offset(static_shape_v<E>, i)];
     }
+    template <class Place, class T>
+    static bool static_reads_elsewhere(const E& e, const T* out, index_t n) noexcept {
+        const bool overlaps = memory_range(e.data(), e.shape(), e.strides())
+                                  .overlaps(memory_range(out, shape_t<1>{n}, shape_t<1>{1}));
+        if constexpr (std::is_same_v<std::remove_const_t<value_type_t<E>>, T>)
+            return overlaps && !(Place::aligned_with(static_shape_v<E>) && e.data() == out);
+        else
+            return overlaps;
+    }
 };
 
 template <class T>
@@ -376,6 +394,10 @@ struct binder<scalar<T>> : binder_defaults {
     template <class Place>
     static T static_load(const scalar<T>& e, index_t) noexcept {
         return e.value;
+    }
+    template <class Place, class U>
+    static bool static_reads_elsewhere(const scalar<T>&, const U*, index_t) noexcept {
+        return false;
     }
 };
 
@@ -391,6 +413,10 @@ struct binder<rules_tagged<R, Held>> : binder_defaults {
     template <class Place, class E>
     static auto static_load(const E& e, index_t i) {
         return operand_binder::template static_load<Place>(e.operand(), i);
+    }
+    template <class Place, class E, class T>
+    static bool static_reads_elsewhere(const E& e, const T* out, index_t n) noexcept {
+        return operand_binder::template static_reads_elsewhere<Place>(e.operand(), out, n);
     }
 };
 
@@ -440,19 +466,26 @@ struct binder<map_node<Op, Held...>> : binder_defaults {
     static constexpr bool static_loads = (binder<unwrapped_t<Held>>::static_loads && ...);
     template <class Place, class E>
     static auto static_load(const E& e, index_t i) {
-        constexpr std::size_t R = rank_v<E>;
         return boost::hana::unpack(e.children(), [&](const auto&... held) {
-            return e.op()(load_child<Place, R>(unwrap(held), i)...);
+            return e.op()(binder<unwrapped_t<Held>>::template static_load<child_place_t<Place, unwrapped_t<Held>>>(
+                unwrap(held), i)...);
+        });
+    }
+    template <class Place, class E, class T>
+    static bool static_reads_elsewhere(const E& e, const T* out, index_t n) noexcept {
+        return boost::hana::unpack(e.children(), [&](const auto&... held) {
+            return (binder<unwrapped_t<Held>>::template static_reads_elsewhere<child_place_t<Place, unwrapped_t<Held>>>(
+                        unwrap(held), out, n) ||
+                    ...);
         });
     }
 
 private:
-    template <class Place, std::size_t R, class C>
-    static auto load_child(const C& c, index_t i) {
-        constexpr std::size_t r = rank_v<C>;
-        using place = decltype(Place::template child<rules_of_t<map_node<Op, Held...>>, r, R>(std::make_index_sequence<r>{}));
-        return binder<C>::template static_load<place>(c, i);
-    }
+    /// Where child C of this node sits, the node sitting at Place.
+    template <class Place, class C>
+    using child_place_t =
+        decltype(Place::template child<rules_of_t<map_node<Op, Held...>>, rank_v<C>, rank_v<map_node<Op, Held...>>>(
+            std::make_index_sequence<rank_v<C>>{}));
 };
 
 }  // namespace bsx::detail

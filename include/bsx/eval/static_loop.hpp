@@ -1,7 +1,8 @@
 // bsx/eval/static_loop.hpp: evaluation of all-static expressions below the parallel
 // threshold: one loop of constant trip count over the destination, each operand read
 // at an offset the compiler knows; no shape logic, threads, tiles or heap. An operand
-// that overlaps the destination makes the loop write a copy on the stack first.
+// that reads destination elements other than the one being written makes the loop
+// write a copy on the stack first.
 #pragma once
 
 #include <algorithm>
@@ -47,7 +48,7 @@ void run_static_loop(T* out, const E& e) {
 template <class T, static_loop_expression E>
 void assign_static(T* out, const E& e) {
     constexpr index_t n = shape_size(static_shape_v<E>);
-    if (reads_memory_in(e, memory_range(out, shape_t<1>{n}, shape_t<1>{1}))) {
+    if (binder<E>::template static_reads_elsewhere<root_place_t<E>>(e, out, n)) {
         std::array<T, std::size_t(n)> copy;  // value semantics: read everything before writing
         run_static_loop(copy.data(), e);
         std::copy(copy.begin(), copy.end(), out);
