@@ -286,16 +286,20 @@ struct static_place {
         }
     }
 
-    /// The offset of destination element i in a contiguous operand of static shape `ext`
+    /// The offset of destination element i in a contiguous operand of E's static shape
     /// (extent-1 axes broadcast).
-    template <std::size_t r>
-    static constexpr index_t offset(const shape_t<r>& ext, index_t i) noexcept {
-        if (aligned_with(ext)) return i;
-        const auto strides = contiguous_strides(ext);
-        index_t off = 0;
-        for (std::size_t k = 0; k < r; ++k)
-            if (ext[k] != 1) off += i / dest_strides[axis[k]] % dest[axis[k]] * strides[k];
-        return off;
+    template <class E>
+    static constexpr index_t offset(index_t i) noexcept {
+        constexpr auto ext = static_shape_v<E>;
+        if constexpr (aligned_with(ext)) {
+            return i;
+        } else {
+            constexpr auto strides = contiguous_strides(ext);
+            index_t off = 0;
+            for (std::size_t k = 0; k < ext.size(); ++k)
+                if (ext[k] != 1) off += i / dest_strides[axis[k]] % dest[axis[k]] * strides[k];
+            return off;
+        }
     }
 };
 template <class Root, std::size_t... D>
@@ -371,7 +375,7 @@ struct binder<E> : binder_defaults {
     static constexpr bool static_loads = statically_shaped<E>;
     template <class Place>
     static auto static_load(const E& e, index_t i) noexcept {
-        return e.data()[Place::offset(static_shape_v<E>, i)];
+        return e.data()[Place::template offset<E>(i)];
     }
     template <class Place, class T>
     static bool static_reads_elsewhere(const E& e, const T* out, index_t n) noexcept {

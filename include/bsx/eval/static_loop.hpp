@@ -37,10 +37,17 @@ template <class E>
 concept static_loop_expression = statically_shaped<E> && rank_v<E> >= 1 && binder<std::remove_cvref_t<E>>::static_loads &&
                                  shape_size(static_shape_v<E>) < BSX_PARALLEL_THRESHOLD;
 
+/// Precondition: no operand reads an element of `out` other than the one being written
+/// (the destination itself, read in place, is fine), so iterations are independent and
+/// the compiler is told so: it would otherwise keep a scalar version for that overlap.
+/// (Not `omp simd`: a user function may throw.)
 template <class T, class E>
 void run_static_loop(T* out, const E& e) {
     using place = root_place_t<E>;
     constexpr index_t n = shape_size(static_shape_v<E>);
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC ivdep
+#endif
     for (index_t i = 0; i < n; ++i) out[i] = static_cast<T>(binder<E>::template static_load<place>(e, i));
 }
 
