@@ -15,10 +15,14 @@ namespace bsx {
 
 namespace detail {
 
+/// A kind that declares its static shape (nodes, fixed_array).
+template <class X>
+concept declares_static_extents = requires { std::remove_cvref_t<X>::static_extents; };
+
 /// The static shape of an operand: its kind's `static_extents`, else all dynamic.
 template <class X>
 constexpr shape_t<operand_rank<X>()> static_extents_of() noexcept {
-    if constexpr (requires { std::remove_cvref_t<X>::static_extents; })
+    if constexpr (declares_static_extents<X>)
         return std::remove_cvref_t<X>::static_extents;
     else
         return dynamic_shape<operand_rank<X>()>();
