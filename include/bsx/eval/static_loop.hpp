@@ -12,6 +12,7 @@
 
 #include <boost/hana/for_each.hpp>
 
+#include "../config.hpp"
 #include "../expr/operand.hpp"
 #include "../expr/static_extents.hpp"
 #include "alias.hpp"
@@ -26,7 +27,8 @@ bool reads_memory_in(const E& e, const byte_range& range) noexcept {
         return memory_range(e.data(), e.shape(), e.strides()).overlaps(range);
     } else {
         bool any = false;
-        boost::hana::for_each(e.children(), [&](const auto& held) { any = any || reads_memory_in(unwrap(held), range); });
+        boost::hana::for_each(e.children(),
+                              [&](const auto& held) { any = any || reads_memory_in(unwrap(held), range); });
         return any;
     }
 }
@@ -34,7 +36,8 @@ bool reads_memory_in(const E& e, const byte_range& range) noexcept {
 /// Expressions the static loop evaluates: every extent known, every node kind able to
 /// load statically, and small enough to stay serial.
 template <class E>
-concept static_loop_expression = statically_shaped<E> && rank_v<E> >= 1 && binder<std::remove_cvref_t<E>>::static_loads &&
+concept static_loop_expression = statically_shaped<E> && rank_v<E> >= 1 &&
+                                 binder<std::remove_cvref_t<E>>::static_loads &&
                                  shape_size(static_shape_v<E>) < BSX_PARALLEL_THRESHOLD;
 
 /// Precondition: no operand reads an element of `out` other than the one being written
