@@ -64,6 +64,9 @@ def declared_name(head):
     if m:
         return m.group(1).replace(" ", "")
     no_angles = strip_balanced(head, "<", ">")
+    m = re.match(r"[^(=]*?(\w+)\s*=(?!=)", no_angles, flags=re.S)  # a variable initialized by a call
+    if m:
+        return m.group(1)
     m = re.search(r"(\w+)\s*\(", no_angles)
     if m and m.group(1) not in ("decltype", "noexcept", "alignas", "requires"):
         return m.group(1)

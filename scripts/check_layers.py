@@ -21,6 +21,7 @@ LAYERS = {
     "reduce": 6,
     "array.hpp": 7,
     "factories.hpp": 7,
+    "fixed_array.hpp": 7,
     "compare.hpp": 7,
     "io": 8,
     "bsx.hpp": 9,

@@ -16,6 +16,8 @@
 //     never the n^3 product, with 1 and 2 threads.
 //   * `r = sum(x, axis(k))` along each axis into a preallocated r: nothing; constructing r
 //     from it: r alone; a destination the reduction reads: one copy of the operand.
+//   * all-static assignments (fixed_array operands, into a fixed_array or an array of the
+//     right shape), aliased ones included: nothing.
 //   * views of lazy expressions (`transpose(a + b)`, permute, slice with steps, a split
 //     reshape, broadcast_to, a reduction over a transposed expression) into preallocated
 //     destinations: nothing, no temporary of the expression; `a = transpose(a + 1)`: one
@@ -436,6 +438,42 @@ BOOST_AUTO_TEST_CASE(views_of_lazy_expressions_allocate_no_temporary) {
             BOOST_TEST(u7.calls == 1u);
             BOOST_TEST(u7.bytes <= std::size_t(n * n) * sizeof(double) + 256);
             BOOST_TEST(r(3, 7) == a(7, 3) + 1.0);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(all_static_assignments_allocate_nothing) {
+    // fixed_array (api.md section 7): inline storage, and the static loop or a stack copy
+    // wherever an assignment needs one, so no all-static assignment touches the heap,
+    // aliased or not, into a fixed_array or into an array of the right shape.
+    using mat44 = bsx::fixed_array<double, 4, 4>;
+    mat44 a, b, c, r;
+    for (index_t i = 0; i < 16; ++i) {
+        a.data()[i] = double(i) - 7.5;
+        b.data()[i] = 0.5 * double(i);
+        c.data()[i] = 1.0;
+    }
+    const bsx::fixed_array<double, 4> row{1, 2, 3, 4};
+    bsx::array<double, 2> dynamic_dest({4, 4});
+    for (int t : thread_counts()) {
+        set_threads(t);
+        BOOST_TEST_CONTEXT("threads = " << t) {
+            const auto u = measure([&] {
+                r = a * b + c;
+                r = bsx::where(a > 0, a, -a);
+                r += row;
+                r = r * 2.0 + r;        // reads each element where it is written
+                r = r / bsx::slice(r, 1, 1) + r;  // reads r(1, 1), written before the end: stack copy
+                r = bsx::transpose(r);  // a view of the destination: stack copy
+                mat44 made = a - row;
+                dynamic_dest = made * c;  // the static loop into an array
+                sink = made.data();
+            });
+            BOOST_TEST_MESSAGE("all-static assignments, threads=" << t << ": " << u.calls << " allocations");
+            BOOST_TEST(u.calls == 0u);
+            const double r11 = 3.0 * (std::abs(a(1, 1)) + row(1)), r21 = 3.0 * (std::abs(a(2, 1)) + row(1));
+            BOOST_TEST(r(1, 2) == r21 / r11 + r21);
+            BOOST_TEST(dynamic_dest(1, 2) == (a(1, 2) - 3.0) * 1.0);
         }
     }
 }

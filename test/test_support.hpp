@@ -112,9 +112,10 @@ void expect_values(const E& e, const std::string& want_shape, const std::vector<
     expect_flat(evaluated(e), want_shape, want);
 }
 
-/// The array `got` itself (not a copy) must have the shape `want_shape` and the values `want`.
-template <class T, std::size_t N, class U>
-void expect_array(const bsx::array<T, N>& got, const bsx::shape_t<N>& want_shape, const std::vector<U>& want,
+/// The array `got` itself (not a copy; a bsx::array or bsx::fixed_array) must have the
+/// shape `want_shape` and the values `want`.
+template <class A, class U>
+void expect_array(const A& got, const bsx::shape_t<A::rank>& want_shape, const std::vector<U>& want,
                   double rel_tol = 0) {
     expect_flat({fmt(got.shape()), contents(got)}, fmt(want_shape), std::vector<double>(want.begin(), want.end()),
                 rel_tol);

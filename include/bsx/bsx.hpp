@@ -9,6 +9,7 @@
 #include "shape/broadcast_error.hpp"
 #include "shape/rules.hpp"
 #include "shape/shape.hpp"
+#include "shape/static_shape.hpp"
 
 #include "expr/expression.hpp"
 #include "expr/functions.hpp"
@@ -16,6 +17,7 @@
 #include "expr/node.hpp"
 #include "expr/operators.hpp"
 #include "expr/placed_node.hpp"
+#include "expr/static_extents.hpp"
 #include "expr/unary_node.hpp"
 #include "expr/with_rules.hpp"
 
@@ -27,6 +29,7 @@
 
 #include "array.hpp"
 #include "factories.hpp"
+#include "fixed_array.hpp"
 #include "view/in_dims.hpp"
 #include "view/permute.hpp"
 #include "view/reshape.hpp"

@@ -15,6 +15,10 @@ namespace bsx {
 template <class T, std::size_t N>
 class strided_view;
 
+/// fixed_array.hpp: the array of static extents, an expression like the others.
+template <class T, index_t... E>
+class fixed_array;
+
 /// reduce/reductions.hpp: `bsx::all`, the slice spec of view/slice.hpp that is also the
 /// all() reduction.
 struct all_t;

@@ -16,6 +16,7 @@
 #include "../view/strided_view.hpp"
 #include "evaluator.hpp"
 #include "loop.hpp"
+#include "static_loop.hpp"
 
 namespace bsx::detail {
 
@@ -35,6 +36,9 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
     if constexpr (D == 0) {
         assign_broadcast<T, 1>(data, {1}, {1}, expr);
     } else {
+        if constexpr (static_loop_expression<E> && rank_v<E> == D) {
+            if (shape == static_shape_v<E> && strides == contiguous_strides(shape)) return assign_static(data, expr);
+        }
         const index_t total = shape_size(shape);
         if (total == 0) return;
         if (binder<E>::write_into(expr, data, shape, strides)) return;

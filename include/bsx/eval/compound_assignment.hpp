@@ -24,12 +24,15 @@ concept writable =
 // operators' reasons apply, each with its deleted overload.
 #define BSX_COMPOUND_OPERATOR(SYMBOL, OP)                                                          \
     template <detail::writable D, class X>                                                         \
-        requires detail::forms_node<ops::OP, D, X>                                                 \
+        requires(detail::forms_node<ops::OP, D, X> && !detail::static_extents_misfit<D, X>)        \
     D&& operator SYMBOL(D&& dest, X&& x) {                                                         \
         detail::compound_assign("operator" #SYMBOL, ops::OP{}, dest.data(), dest.shape(),          \
                                 dest.strides(), std::forward<X>(x));                               \
         return std::forward<D>(dest);                                                              \
     }                                                                                              \
+    template <detail::writable D, class X, class Why = detail::static_misfit_t<D, X>>              \
+        requires(detail::forms_node<ops::OP, D, X> && detail::static_extents_misfit<D, X>)         \
+    void operator SYMBOL(D&&, X&&) = delete; /* bsx: static extents cannot be broadcast to the destination (Why names the axis, its extent and the right-hand side's) */ \
     template <detail::writable D, class X>                                                         \
         requires detail::has_non_numeric_operand<D, X>                                             \
     void operator SYMBOL(D&&, X&&) = delete; /* bsx: the right-hand side must be a bsx expression or an arithmetic scalar */ \

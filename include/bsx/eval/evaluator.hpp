@@ -27,6 +27,7 @@
 #include "../expr/ops.hpp"
 #include "../expr/placed_node.hpp"
 #include "../expr/scalar.hpp"
+#include "../expr/static_extents.hpp"
 #include "../expr/with_rules.hpp"
 #include "../view/strided_view.hpp"
 #include "alias.hpp"
@@ -273,6 +274,57 @@ struct node_evaluator {
     }
 };
 
+// ---- the static path ------------------------------------------------------------------
+
+/// Where an operand sits in an all-static assignment (eval/static_loop.hpp): Root is the
+/// assigned expression, whose static shape is the destination's; the operand's axis k
+/// lies on destination axis Axis_k. Everything here is a constant, so the loads below
+/// fold to fixed offsets.
+template <class Root, std::size_t... Axis>
+struct static_place {
+    static constexpr shape_t<rank_v<Root>> dest = static_shape_v<Root>;
+    static constexpr shape_t<rank_v<Root>> dest_strides = contiguous_strides(dest);
+    static constexpr std::array<std::size_t, sizeof...(Axis)> axis{Axis...};
+
+    /// The place of the children of a rank-R node here, under its rule set.
+    template <class Rules, std::size_t r, std::size_t R, std::size_t... K>
+    static auto child(std::index_sequence<K...>) -> static_place<Root, axis[Rules::result_axis(K, r, R)]...>;
+
+    /// Whether a contiguous operand of static shape `ext` placed here lines up with the
+    /// destination: its element i is read for destination element i.
+    template <std::size_t r>
+    static constexpr bool aligned_with(const shape_t<r>& ext) noexcept {
+        if constexpr (r != rank_v<Root>) {
+            return false;
+        } else {
+            for (std::size_t k = 0; k < r; ++k)
+                if (axis[k] != k || ext[k] != dest[k]) return false;
+            return true;
+        }
+    }
+
+    /// The offset of destination element i in a contiguous operand of E's static shape
+    /// (extent-1 axes broadcast).
+    template <class E>
+    static constexpr index_t offset(index_t i) noexcept {
+        constexpr auto ext = static_shape_v<E>;
+        if constexpr (aligned_with(ext)) {
+            return i;
+        } else {
+            constexpr auto strides = contiguous_strides(ext);
+            index_t off = 0;
+            for (std::size_t k = 0; k < ext.size(); ++k)
+                if (ext[k] != 1) off += i / dest_strides[axis[k]] % dest[axis[k]] * strides[k];
+            return off;
+        }
+    }
+};
+template <class Root, std::size_t... D>
+auto root_place(std::index_sequence<D...>) -> static_place<Root, D...>;
+/// The place of the assigned expression itself: its axes are the destination's.
+template <class Root>
+using root_place_t = decltype(root_place<Root>(std::make_index_sequence<rank_v<Root>>{}));
+
 // ---- binding -------------------------------------------------------------------------
 
 /// How an expression kind becomes an evaluator: one specialization per kind (Eigen's
@@ -287,8 +339,13 @@ struct binder {
 
 /// What every binder may add: `write_into` evaluates the expression straight into a
 /// destination of its own shape when the kind has a faster way than the fused loop
-/// (reductions do); false when it has not.
+/// (reductions do); false when it has not. Kinds that can be read on the static path
+/// set `static_loads` and give `static_load<Place>(e, i)`, element i of the destination,
+/// and `static_reads_elsewhere<Place>(e, out, n)`: whether e reads any of the n
+/// destination elements at `out` other than the one being written (then the static loop
+/// writes a copy first).
 struct binder_defaults {
+    static constexpr bool static_loads = false;
     template <class E, class T, std::size_t D>
     static bool write_into(const E&, T*, const shape_t<D>&, const shape_t<D>&) noexcept {
         return false;
@@ -341,6 +398,21 @@ struct binder<E> : binder_defaults {
             bind_overlapping<V>(ev, e.data(), shape, strides, map, dest);
         return ev;
     }
+
+    static constexpr bool static_loads = statically_shaped<E>;
+    template <class Place>
+    static auto static_load(const E& e, index_t i) noexcept {
+        return e.data()[Place::template offset<E>(i)];
+    }
+    template <class Place, class T>
+    static bool static_reads_elsewhere(const E& e, const T* out, index_t n) noexcept {
+        const bool overlaps = memory_range(e.data(), e.shape(), e.strides())
+                                  .overlaps(memory_range(out, shape_t<1>{n}, shape_t<1>{1}));
+        if constexpr (std::is_same_v<std::remove_const_t<value_type_t<E>>, T>)
+            return overlaps && !(Place::aligned_with(static_shape_v<E>) && e.data() == out);
+        else
+            return overlaps;
+    }
 };
 
 template <class T>
@@ -348,6 +420,15 @@ struct binder<scalar<T>> : binder_defaults {
     template <class U, std::size_t D>
     static auto bind(const scalar<T>& e, const index_map<0, D>&, const destination<U, D>&) {
         return scalar_evaluator<T>{e.value};
+    }
+    static constexpr bool static_loads = true;
+    template <class Place>
+    static T static_load(const scalar<T>& e, index_t) noexcept {
+        return e.value;
+    }
+    template <class Place, class U>
+    static bool static_reads_elsewhere(const scalar<T>&, const U*, index_t) noexcept {
+        return false;
     }
 };
 
@@ -357,6 +438,16 @@ struct binder<rules_tagged<R, Held>> : binder_defaults {
     template <class E, class T, std::size_t D>
     static auto bind(const E& e, const index_map<rank_v<E>, D>& map, const destination<T, D>& dest) {
         return make_evaluator(e.operand(), map, dest);
+    }
+    using operand_binder = binder<unwrapped_t<Held>>;
+    static constexpr bool static_loads = operand_binder::static_loads;
+    template <class Place, class E>
+    static auto static_load(const E& e, index_t i) {
+        return operand_binder::template static_load<Place>(e.operand(), i);
+    }
+    template <class Place, class E, class T>
+    static bool static_reads_elsewhere(const E& e, const T* out, index_t n) noexcept {
+        return operand_binder::template static_reads_elsewhere<Place>(e.operand(), out, n);
     }
 };
 
@@ -402,6 +493,30 @@ struct binder<map_node<Op, Held...>> : binder_defaults {
         else
             return node{e.op(), std::move(children)};
     }
+
+    static constexpr bool static_loads = (binder<unwrapped_t<Held>>::static_loads && ...);
+    template <class Place, class E>
+    static auto static_load(const E& e, index_t i) {
+        return boost::hana::unpack(e.children(), [&](const auto&... held) {
+            return e.op()(binder<unwrapped_t<Held>>::template static_load<child_place_t<Place, unwrapped_t<Held>>>(
+                unwrap(held), i)...);
+        });
+    }
+    template <class Place, class E, class T>
+    static bool static_reads_elsewhere(const E& e, const T* out, index_t n) noexcept {
+        return boost::hana::unpack(e.children(), [&](const auto&... held) {
+            return (binder<unwrapped_t<Held>>::template static_reads_elsewhere<child_place_t<Place, unwrapped_t<Held>>>(
+                        unwrap(held), out, n) ||
+                    ...);
+        });
+    }
+
+private:
+    /// Where child C of this node sits, the node sitting at Place.
+    template <class Place, class C>
+    using child_place_t =
+        decltype(Place::template child<rules_of_t<map_node<Op, Held...>>, rank_v<C>, rank_v<map_node<Op, Held...>>>(
+            std::make_index_sequence<rank_v<C>>{}));
 };
 
 }  // namespace bsx::detail

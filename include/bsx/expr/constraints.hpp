@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "expression.hpp"
+#include "static_extents.hpp"
 #include "with_rules.hpp"
 
 namespace bsx::detail {
@@ -52,6 +53,44 @@ concept rejects_element_types =
 template <class Op, class... X>
 concept forms_node =
     involves_expression<X...> && (operand<X> && ...) && combinable<X...> && accepts_element_types<Op, X...>;
+
+/// The static broadcast of operands that may form one node (expr/static_extents.hpp).
+/// (Operands with two tags are refused for that reason; numpy_rules stands in for them.)
+template <class... X>
+inline constexpr auto static_broadcast_of =
+    static_broadcast<std::conditional_t<one_rule_set<X...>, rules_or_default_t<common_tag_t<X...>>, numpy_rules>>(
+        static_extents_of<X>()...);
+
+/// Operands that would form a node but have known extents that cannot be broadcast on
+/// some axis (checked only when an operand has a known extent, to keep builds cheap).
+template <class... X>
+concept static_extents_clash = any_static_axis<X...>() && static_broadcast_of<X...>.clashes();
+
+/// The type naming the axis and the two extents of such a clash; the deleted overload
+/// that a clash selects carries it as a template argument, so the compiler prints it.
+template <class... X>
+using static_clash_t = static_extents_cannot_be_broadcast<on_axis<static_broadcast_of<X...>.clash_axis>,
+                                                          extents<static_broadcast_of<X...>.left,
+                                                                  static_broadcast_of<X...>.right>>;
+
+/// Operands that `Op` combines into one node, known extents included.
+template <class Op, class... X>
+concept forms_static_node = forms_node<Op, X...> && !static_extents_clash<X...>;
+template <class Op, class... X>
+concept clashes_statically = forms_node<Op, X...> && static_extents_clash<X...>;
+
+/// A source X whose known extents do not fit the known extents of destination D (the
+/// static form of check_broadcast_to), and the type naming the axis and both extents.
+template <class D, class X>
+inline constexpr auto static_fit_of =
+    static_fit<rules_or_default_t<rules_tag_t<X>>>(static_extents_of<D>(), static_extents_of<X>());
+template <class D, class X>
+concept static_extents_misfit = expression<D> && operand<X> && operand_rank<X>() <= rank_v<D> &&
+                                ranks_align<D, X> && any_static_axis<D>() && any_static_axis<X>() &&
+                                static_fit_of<D, X>.clashes();
+template <class D, class X>
+using static_misfit_t = static_extents_cannot_be_broadcast<on_axis<static_fit_of<D, X>.clash_axis>,
+                                                           extents<static_fit_of<D, X>.left, static_fit_of<D, X>.right>>;
 
 /// An expression whose static rank is N (what initializes or is assigned to a rank-N array).
 template <class E, std::size_t N>

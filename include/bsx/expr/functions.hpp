@@ -60,10 +60,13 @@ auto apply_with_dims(A&& a, B&& b, std::span<const index_t> dims) {
 template <class Op, std::size_t Arity>
 struct elementwise_function {
     template <class... X>
-        requires(sizeof...(X) == Arity && forms_node<Op, X...>)
+        requires(sizeof...(X) == Arity && forms_static_node<Op, X...>)
     auto operator()(X&&... xs) const {
         return make_node(Op{}, std::forward<X>(xs)...);
     }
+    template <class... X, class Why = static_clash_t<X...>>
+        requires(sizeof...(X) == Arity && clashes_statically<Op, X...>)
+    void operator()(X&&...) const = delete;  // bsx: static extents cannot be broadcast (Why names the axis and both extents)
     template <class... X>
         requires(sizeof...(X) == Arity && has_non_numeric_operand<X...>)
     void operator()(X&&...) const = delete;  // bsx: every operand must be a bsx expression or an arithmetic scalar
@@ -163,7 +166,8 @@ auto cast(X&& x) {
 
 /// f applied element-wise to k >= 1 broadcast operands.
 template <class F, class... X>
-    requires(sizeof...(X) >= 1 && detail::involves_expression<X...> && (operand<X> && ...) && detail::combinable<X...>)
+    requires(sizeof...(X) >= 1 && detail::involves_expression<X...> && (operand<X> && ...) && detail::combinable<X...> &&
+             !detail::static_extents_clash<X...>)
 auto map(F f, X&&... xs) {
     return detail::make_node(ops::user_function<F>{std::move(f), "map"}, std::forward<X>(xs)...);
 }
@@ -176,10 +180,15 @@ void map(F, X&&...) = delete;  // bsx: operands tagged with different rule sets 
 template <class F, class... X>
     requires detail::needs_broadcast_dimensions<X...>
 void map(F, X&&...) = delete;  // bsx: under xla rules, operands of different rank need explicit broadcast dimensions (bsx::in_dims)
+template <class F, class... X, class Why = detail::static_clash_t<X...>>
+    requires(detail::involves_expression<X...> && (operand<X> && ...) && detail::combinable<X...> &&
+             detail::static_extents_clash<X...>)
+void map(F, X&&...) = delete;  // bsx: static extents cannot be broadcast (Why names the axis and both extents)
 
 /// Octave's name for a binary map.
 template <class F, class A, class B>
-    requires(detail::involves_expression<A, B> && operand<A> && operand<B> && detail::combinable<A, B>)
+    requires(detail::involves_expression<A, B> && operand<A> && operand<B> && detail::combinable<A, B> &&
+             !detail::static_extents_clash<A, B>)
 auto bsxfun(F f, A&& a, B&& b) {
     return detail::make_node(ops::user_function<F>{std::move(f), "bsxfun"}, std::forward<A>(a),
                              std::forward<B>(b));
@@ -193,5 +202,9 @@ void bsxfun(F, A&&, B&&) = delete;  // bsx: operands tagged with different rule 
 template <class F, class A, class B>
     requires detail::needs_broadcast_dimensions<A, B>
 void bsxfun(F, A&&, B&&) = delete;  // bsx: under xla rules, operands of different rank need explicit broadcast dimensions (bsx::in_dims)
+template <class F, class A, class B, class Why = detail::static_clash_t<A, B>>
+    requires(detail::involves_expression<A, B> && operand<A> && operand<B> && detail::combinable<A, B> &&
+             detail::static_extents_clash<A, B>)
+void bsxfun(F, A&&, B&&) = delete;  // bsx: static extents cannot be broadcast (Why names the axis and both extents)
 
 }  // namespace bsx

@@ -18,6 +18,7 @@
 #include "../shape/rules.hpp"
 #include "expression.hpp"
 #include "node.hpp"
+#include "static_extents.hpp"
 #include "with_rules.hpp"
 
 namespace bsx {
@@ -39,6 +40,15 @@ public:
     using value_type =
         std::remove_cvref_t<std::invoke_result_t<const Op&, value_type_t<detail::unwrapped_t<Held>>...>>;
     static constexpr std::size_t rank = std::max({std::size_t{0}, rank_v<detail::unwrapped_t<Held>>...});
+
+private:
+    // The children's static shapes broadcast by the run-time rule (shape/static_shape.hpp).
+    static constexpr auto static_result =
+        detail::static_broadcast<rules>(detail::static_extents_of<detail::unwrapped_t<Held>>()...);
+    static_assert(!static_result.clashes(), "bsx: static extents cannot be broadcast");
+
+public:
+    static constexpr shape_t<rank> static_extents = static_result.shape;
 
     template <class... X>
     explicit map_node(Op op, X&&... operands)
@@ -65,7 +75,11 @@ private:
     shape_t<rank> shape_;
 
     shape_t<rank> broadcast_children() const {
-        if constexpr (sizeof...(Held) >= 3) {
+        // Every child's extents known: checked when the node's type was formed. (A known
+        // result alone is not enough: a dynamic child must still match it.)
+        if constexpr ((statically_shaped<detail::unwrapped_t<Held>> && ...)) {
+            return static_extents;
+        } else if constexpr (sizeof...(Held) >= 3) {
             return boost::hana::unpack(children_, [&](const auto&... c) {
                 return detail::broadcast_many<rules>(detail::op_name(op_), detail::unwrap(c).shape()...);
             });

@@ -15,6 +15,9 @@ namespace bsx {
 /// scalar) declares
 ///   - `value_type`, `static constexpr std::size_t rank` and `rules_tag` (void: untagged);
 ///   - `shape()`, a shape_t<rank> fixed (and checked) when the node is built;
+///   - `static constexpr shape_t<rank> static_extents`, its shape as far as it is known at
+///     compile time (bsx::dynamic_extent elsewhere), computed from its children's by the
+///     run-time rule (shape/static_shape.hpp); all known, it is shape() itself;
 ///   - `element(const shape_t<rank>&)`, one element computed on its own (inspection,
 ///     printing; assignment never calls it);
 ///   - `children()`, a hana::tuple of its operands as stored (empty for a leaf);

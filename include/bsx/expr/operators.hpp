@@ -32,10 +32,13 @@ BSX_UNARY_OPERATOR(~, bit_not)
 
 #define BSX_BINARY_OPERATOR(SYMBOL, OP)                                                                       \
     template <class A, class B>                                                                               \
-        requires detail::forms_node<ops::OP, A, B>                                                            \
+        requires detail::forms_static_node<ops::OP, A, B>                                                     \
     auto operator SYMBOL(A&& a, B&& b) {                                                                      \
         return detail::make_node(ops::OP{}, std::forward<A>(a), std::forward<B>(b));                          \
     }                                                                                                         \
+    template <class A, class B, class Why = detail::static_clash_t<A, B>>                                     \
+        requires detail::clashes_statically<ops::OP, A, B>                                                    \
+    void operator SYMBOL(A&&, B&&) = delete; /* bsx: static extents cannot be broadcast (Why names the axis and both extents) */ \
     template <class A, class B>                                                                               \
         requires detail::has_non_numeric_operand<A, B>                                                        \
     void operator SYMBOL(A&&, B&&) = delete; /* bsx: every operand must be a bsx expression or an arithmetic scalar */ \

@@ -14,6 +14,7 @@
 #include "expression.hpp"
 #include "index_map.hpp"
 #include "operand.hpp"
+#include "static_extents.hpp"
 #include "unary_node.hpp"
 #include "with_rules.hpp"
 
@@ -30,6 +31,8 @@ public:
     using rules_tag = detail::rules_tag_t<operand_type>;
     using value_type = value_type_t<operand_type>;
     static constexpr std::size_t rank = R;
+    /// The index map is a run-time value, so no extent is known at compile time.
+    static constexpr shape_t<R> static_extents = detail::dynamic_shape<R>();
 
     /// Precondition (checked by the callers): `map` takes every index of `shape` to an
     /// index of the operand, or to 0 on the operand's axes of extent 1.

@@ -16,6 +16,7 @@ struct scalar : node_base<scalar<T>> {
     using value_type = T;
     using rules_tag = void;
     static constexpr std::size_t rank = 0;
+    static constexpr shape_t<0> static_extents{};
 
     T value;
 

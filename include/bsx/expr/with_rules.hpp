@@ -12,6 +12,7 @@
 #include "operand.hpp"
 #include "../shape/rules.hpp"
 #include "expression.hpp"
+#include "static_extents.hpp"
 #include "unary_node.hpp"
 
 namespace bsx {
@@ -102,6 +103,7 @@ public:
     using rules_tag = R;
     using value_type = value_type_t<operand_type>;
     static constexpr std::size_t rank = rank_v<operand_type>;
+    static constexpr shape_t<rank> static_extents = detail::static_extents_of<operand_type>();
 
     explicit rules_tagged(Held held) : base(std::move(held)) {}
 

@@ -14,6 +14,7 @@
 #include "../eval/evaluator.hpp"
 #include "../eval/reduce.hpp"
 #include "../expr/expression.hpp"
+#include "../expr/static_extents.hpp"
 #include "../expr/unary_node.hpp"
 #include "../expr/with_rules.hpp"
 
@@ -32,6 +33,8 @@ public:
     using reduction = Op;
     using value_type = decltype(Op::finish(accumulator{}, index_t{}));
     static constexpr std::size_t rank = KeepDims ? N : N - 1;
+    /// The reduced axis is a run-time value, so no extent is known at compile time.
+    static constexpr shape_t<rank> static_extents = detail::dynamic_shape<rank>();
 
     /// Precondition (checked by the reduction functions): axis < N.
     reduce_node(Held held, std::size_t axis) : base(std::move(held)), axis_(axis), shape_(reduced_shape()) {}
