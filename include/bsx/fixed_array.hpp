@@ -68,7 +68,7 @@ public:
     /// A scalar fills the array.
     template <arithmetic_scalar X>
     fixed_array& operator=(const X& x) {
-        elements_.fill(static_cast<T>(x));
+        elements_.fill(detail::convert<T>(x));
         return *this;
     }
     /// An expression of rank N broadcast to the static shape; a fixed_array never changes

@@ -13,6 +13,7 @@
 #include <boost/hana/for_each.hpp>
 
 #include "../config.hpp"
+#include "../detail/convert.hpp"
 #include "../expr/operand.hpp"
 #include "../expr/static_extents.hpp"
 #include "alias.hpp"
@@ -51,7 +52,7 @@ void run_static_loop(T* out, const E& e) {
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC ivdep
 #endif
-    for (index_t i = 0; i < n; ++i) out[i] = static_cast<T>(binder<E>::template static_load<place>(e, i));
+    for (index_t i = 0; i < n; ++i) out[i] = convert<T>(binder<E>::template static_load<place>(e, i));
 }
 
 /// Writes `e` into the contiguous row-major memory at `out`, of e's static shape.
