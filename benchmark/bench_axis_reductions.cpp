@@ -32,8 +32,7 @@ namespace {
 constexpr bsx::index_t rows = 4000, cols = 4000;
 
 template <class T>
-bsx::array<T, 2> random_matrix(bsx::index_t m, bsx::index_t n, unsigned seed)
-{
+bsx::array<T, 2> random_matrix(bsx::index_t m, bsx::index_t n, unsigned seed) {
     bsx::array<T, 2> x(bsx::shape_t<2>{m, n});
     std::mt19937_64 rng(seed);
     if constexpr (std::is_floating_point_v<T>) {
@@ -46,8 +45,7 @@ bsx::array<T, 2> random_matrix(bsx::index_t m, bsx::index_t n, unsigned seed)
     return x;
 }
 
-void count(benchmark::State& state, std::int64_t elements)
-{
+void count(benchmark::State& state, std::int64_t elements) {
     state.SetItemsProcessed(state.iterations() * elements);
     state.SetBytesProcessed(state.iterations() * elements * 8);
 }
@@ -66,8 +64,7 @@ struct hand_max {
 // ---- doubles -------------------------------------------------------------------------
 
 template <int Axis, class Red>
-void bsx_axis(benchmark::State& state, Red red)
-{
+void bsx_axis(benchmark::State& state, Red red) {
     set_threads(state, static_cast<int>(state.range(0)));
     const auto x = random_matrix<double>(rows, cols, 1);
     bsx::array<double, 1> r(bsx::shape_t<1>{Axis == 0 ? cols : rows});
@@ -80,8 +77,7 @@ void bsx_axis(benchmark::State& state, Red red)
 }
 
 template <class Red>
-void bsx_whole(benchmark::State& state, Red red)
-{
+void bsx_whole(benchmark::State& state, Red red) {
     set_threads(state, static_cast<int>(state.range(0)));
     const auto x = random_matrix<double>(rows, cols, 1);
     for (auto _ : state) benchmark::DoNotOptimize(red(x));
@@ -89,8 +85,7 @@ void bsx_whole(benchmark::State& state, Red red)
 }
 
 // The contiguous range of columns this thread of a parallel region owns.
-std::pair<bsx::index_t, bsx::index_t> own_columns()
-{
+std::pair<bsx::index_t, bsx::index_t> own_columns() {
 #ifdef _OPENMP
     const bsx::index_t n = omp_get_num_threads(), t = omp_get_thread_num();
     return {cols * t / n, cols * (t + 1) / n};
@@ -102,8 +97,7 @@ std::pair<bsx::index_t, bsx::index_t> own_columns()
 // Columns: out[j] = x[0][j], then out[j] op= x[i][j] row by row; each thread owns a
 // contiguous range of columns, so its part of out stays in cache.
 template <class H>
-void hand_columns(benchmark::State& state)
-{
+void hand_columns(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     const auto x = random_matrix<double>(rows, cols, 1);
     bsx::array<double, 1> r(bsx::shape_t<1>{cols});
@@ -132,8 +126,7 @@ void hand_columns(benchmark::State& state)
 enum class hand_op { sum, min, max };
 
 template <hand_op Op>
-void hand_rows(benchmark::State& state)
-{
+void hand_rows(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     const auto x = random_matrix<double>(rows, cols, 1);
     bsx::array<double, 1> r(bsx::shape_t<1>{rows});
@@ -162,8 +155,7 @@ void hand_rows(benchmark::State& state)
     count(state, rows * cols);
 }
 
-void hand_whole_minmax(benchmark::State& state, bool is_min)
-{
+void hand_whole_minmax(benchmark::State& state, bool is_min) {
     set_threads(state, static_cast<int>(state.range(0)));
     const auto x = random_matrix<double>(rows, cols, 1);
     for (auto _ : state) {
@@ -202,20 +194,17 @@ void BM_max_hand_omp(benchmark::State& s) { hand_whole_minmax(s, false); }
 
 // all reads an all-true matrix, any an all-false one: neither can stop early.
 template <bool All>
-bsx::array<bool, 2> full_scan_bools()
-{
+bsx::array<bool, 2> full_scan_bools() {
     return bsx::array<bool, 2>(bsx::shape_t<2>{rows, cols}, All);
 }
 
-void count_bytes(benchmark::State& state)
-{
+void count_bytes(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations() * rows * cols);
     state.SetBytesProcessed(state.iterations() * rows * cols);
 }
 
 template <bool All, int Axis>
-void bsx_bools(benchmark::State& state)
-{
+void bsx_bools(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     const auto b = full_scan_bools<All>();
     bsx::array<bool, 1> r(bsx::shape_t<1>{Axis == 0 ? cols : rows});
@@ -223,8 +212,10 @@ void bsx_bools(benchmark::State& state)
         if constexpr (Axis < 0) {
             benchmark::DoNotOptimize(All ? bsx::all(b) : bsx::any(b));
         } else {
-            if constexpr (All) r = bsx::all(b, bsx::axis(Axis));
-            else r = bsx::any(b, bsx::axis(Axis));
+            if constexpr (All)
+                r = bsx::all(b, bsx::axis(Axis));
+            else
+                r = bsx::any(b, bsx::axis(Axis));
             benchmark::DoNotOptimize(r.data());
             benchmark::ClobberMemory();
         }
@@ -234,8 +225,7 @@ void bsx_bools(benchmark::State& state)
 
 // The bools as bytes: and/or over unsigned char vectorize as byte operations.
 template <bool All, int Axis>
-void hand_bools(benchmark::State& state)
-{
+void hand_bools(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     const auto b = full_scan_bools<All>();
     std::vector<unsigned char> r(std::size_t(Axis == 0 ? cols : rows));
@@ -302,17 +292,17 @@ void BM_rowany_hand_omp(benchmark::State& s) { hand_bools<false, 1>(s); }
 // The data NumPy gets for the same case (vs_numpy.py makes it the same way): all ones for
 // `all` and zeros for `any` (full scans), else small positive values.
 template <class T>
-bsx::array<T, 2> numpy_case_data(const std::string& reduction, bsx::index_t m, bsx::index_t n)
-{
+bsx::array<T, 2> numpy_case_data(const std::string& reduction, bsx::index_t m, bsx::index_t n) {
     if (reduction == "all") return bsx::array<T, 2>(bsx::shape_t<2>{m, n}, T(1));
     if (reduction == "any") return bsx::array<T, 2>(bsx::shape_t<2>{m, n}, T(0));
-    if constexpr (std::is_same_v<T, bool>) return bsx::array<T, 2>(bsx::shape_t<2>{m, n}, true);
-    else return random_matrix<T>(m, n, 7);
+    if constexpr (std::is_same_v<T, bool>)
+        return bsx::array<T, 2>(bsx::shape_t<2>{m, n}, true);
+    else
+        return random_matrix<T>(m, n, 7);
 }
 
 template <class T, class Red>
-void numpy_case(benchmark::State& state, Red red, const std::string& reduction, int axis, bsx::index_t size)
-{
+void numpy_case(benchmark::State& state, Red red, const std::string& reduction, int axis, bsx::index_t size) {
     set_threads(state, 1);
     const auto x = numpy_case_data<T>(reduction, size, size);
     using R = bsx::value_type_t<decltype(red(x, bsx::axis(0)))>;
@@ -330,17 +320,19 @@ void numpy_case(benchmark::State& state, Red red, const std::string& reduction, 
 }
 
 template <class T>
-void register_numpy_cases(const std::string& dtype)
-{
+void register_numpy_cases(const std::string& dtype) {
     const auto add = [&](const std::string& reduction, auto red) {
         for (int axis : {-1, 0, 1})
             for (bsx::index_t size : {100, 2000}) {
                 const std::string name = "BM_np_" + reduction + "_" + dtype + "_" +
                                          (axis < 0 ? std::string("whole") : "axis" + std::to_string(axis)) + "_" +
                                          std::to_string(size) + "x" + std::to_string(size) + "_bsx";
-                benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& s) {
-                    numpy_case<T>(s, red, reduction, axis, size);
-                })->ArgName("threads")->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
+                benchmark::RegisterBenchmark(name.c_str(),
+                                             [=](benchmark::State& s) { numpy_case<T>(s, red, reduction, axis, size); })
+                    ->ArgName("threads")
+                    ->Arg(1)
+                    ->UseRealTime()
+                    ->Unit(benchmark::kMicrosecond);
             }
     };
     if constexpr (!std::is_same_v<T, bool>) {

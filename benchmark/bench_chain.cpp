@@ -34,15 +34,12 @@
 #include <random>
 #include <utility>
 
-
 namespace {
 
 constexpr bsx::index_t rows = 2000, cols = 5000;
 constexpr bsx::index_t count = rows * cols;  // 10^7
 
-
-void set_counters(benchmark::State& state)
-{
+void set_counters(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations() * count);
     // 6 operands read + 1 result written
     state.SetBytesProcessed(state.iterations() * count * 7 * std::int64_t{sizeof(double)});
@@ -50,8 +47,7 @@ void set_counters(benchmark::State& state)
 
 struct inputs {
     bsx::array<double, 2> a, b, c, d, e, f;
-    inputs()
-    {
+    inputs() {
         std::mt19937_64 rng(11);
         std::uniform_real_distribution<double> u(0.5, 2.0);  // f + 1 is never 0
         for (auto* x : {&a, &b, &c, &d, &e, &f}) {
@@ -61,8 +57,7 @@ struct inputs {
     }
 };
 
-void BM_chain_bsx(benchmark::State& state)
-{
+void BM_chain_bsx(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     const inputs in;
     const auto& [a, b, c, d, e, f] = in;
@@ -75,35 +70,31 @@ void BM_chain_bsx(benchmark::State& state)
     set_counters(state);
 }
 
-void BM_chain_hand_serial(benchmark::State& state)
-{
+void BM_chain_hand_serial(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     const inputs in;
     bsx::array<double, 2> r = bsx::zeros<double>(rows, cols);
     for (auto _ : state) {
-        const double *a = in.a.data(), *b = in.b.data(), *c = in.c.data(),
-                     *d = in.d.data(), *e = in.e.data(), *f = in.f.data();
+        const double *a = in.a.data(), *b = in.b.data(), *c = in.c.data(), *d = in.d.data(), *e = in.e.data(),
+                     *f = in.f.data();
         double* rp = r.data();
-        for (bsx::index_t i = 0; i < count; ++i)
-            rp[i] = a[i] * b[i] + c[i] * d[i] - e[i] / (f[i] + 1.0);
+        for (bsx::index_t i = 0; i < count; ++i) rp[i] = a[i] * b[i] + c[i] * d[i] - e[i] / (f[i] + 1.0);
         benchmark::DoNotOptimize(rp);
         benchmark::ClobberMemory();
     }
     set_counters(state);
 }
 
-void BM_chain_hand_omp(benchmark::State& state)
-{
+void BM_chain_hand_omp(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     const inputs in;
     bsx::array<double, 2> r = bsx::zeros<double>(rows, cols);
     for (auto _ : state) {
-        const double *a = in.a.data(), *b = in.b.data(), *c = in.c.data(),
-                     *d = in.d.data(), *e = in.e.data(), *f = in.f.data();
+        const double *a = in.a.data(), *b = in.b.data(), *c = in.c.data(), *d = in.d.data(), *e = in.e.data(),
+                     *f = in.f.data();
         double* rp = r.data();
 #pragma omp parallel for simd schedule(static)
-        for (bsx::index_t i = 0; i < count; ++i)
-            rp[i] = a[i] * b[i] + c[i] * d[i] - e[i] / (f[i] + 1.0);
+        for (bsx::index_t i = 0; i < count; ++i) rp[i] = a[i] * b[i] + c[i] * d[i] - e[i] / (f[i] + 1.0);
         benchmark::DoNotOptimize(rp);
         benchmark::ClobberMemory();
     }
@@ -113,31 +104,26 @@ void BM_chain_hand_omp(benchmark::State& state)
 // One element-wise operation, eager: a fresh result buffer (uninitialized, like
 // malloc in NumPy), one tight parallel loop.
 template <class Op>
-std::unique_ptr<double[]> eager(const double* x, const double* y, Op op)
-{
+std::unique_ptr<double[]> eager(const double* x, const double* y, Op op) {
     std::unique_ptr<double[]> out(new double[count]);
     double* o = out.get();
 #pragma omp parallel for simd schedule(static)
-    for (bsx::index_t i = 0; i < count; ++i)
-        o[i] = op(x[i], y[i]);
+    for (bsx::index_t i = 0; i < count; ++i) o[i] = op(x[i], y[i]);
     return out;
 }
 
 template <class Op>
-std::unique_ptr<double[]> eager(const double* x, double s, Op op)
-{
+std::unique_ptr<double[]> eager(const double* x, double s, Op op) {
     std::unique_ptr<double[]> out(new double[count]);
     double* o = out.get();
 #pragma omp parallel for simd schedule(static)
-    for (bsx::index_t i = 0; i < count; ++i)
-        o[i] = op(x[i], s);
+    for (bsx::index_t i = 0; i < count; ++i) o[i] = op(x[i], s);
     return out;
 }
 
 // NumPy:  r = a*b + c*d - e/(f + 1.0)   evaluates one operation at a time,
 // each into a new array, and rebinds r to the last one.
-void BM_chain_eager(benchmark::State& state)
-{
+void BM_chain_eager(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     const inputs in;
     std::unique_ptr<double[]> r(new double[count]);
@@ -154,19 +140,17 @@ void BM_chain_eager(benchmark::State& state)
         auto t4 = eager(in.f.data(), 1.0, add);          // f + 1
         auto t5 = eager(in.e.data(), t4.get(), div);     // e / (f + 1)
         t4.reset();
-        auto t6 = eager(t3.get(), t5.get(), sub);        // (...) - (...)
-        r = std::move(t6);                               // r = ...: rebinding, no copy
+        auto t6 = eager(t3.get(), t5.get(), sub);  // (...) - (...)
+        r = std::move(t6);                         // r = ...: rebinding, no copy
         benchmark::DoNotOptimize(r.get());
         benchmark::ClobberMemory();
     }
     set_counters(state);
 }
 
-
 struct int_inputs {
     bsx::array<std::int32_t, 2> a, b, c, d, e, f;
-    int_inputs()
-    {
+    int_inputs() {
         std::mt19937_64 rng(12);
         std::uniform_int_distribution<std::int32_t> u(-1000, 1000);
         for (auto* x : {&a, &b, &c, &d, &e, &f}) {
@@ -176,14 +160,12 @@ struct int_inputs {
     }
 };
 
-void set_int_counters(benchmark::State& state)
-{
+void set_int_counters(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations() * count);
     state.SetBytesProcessed(state.iterations() * count * 7 * std::int64_t{sizeof(std::int32_t)});
 }
 
-void BM_chain_int_bsx(benchmark::State& state)
-{
+void BM_chain_int_bsx(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     const int_inputs in;
     const auto& [a, b, c, d, e, f] = in;
@@ -196,24 +178,22 @@ void BM_chain_int_bsx(benchmark::State& state)
     set_int_counters(state);
 }
 
-void BM_chain_int_hand_serial(benchmark::State& state)
-{
+void BM_chain_int_hand_serial(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     const int_inputs in;
     bsx::array<std::int32_t, 2> r = bsx::zeros<std::int32_t>(rows, cols);
     for (auto _ : state) {
-        const std::int32_t *a = in.a.data(), *b = in.b.data(), *c = in.c.data(), *d = in.d.data(),
-                           *e = in.e.data(), *f = in.f.data();
+        const std::int32_t *a = in.a.data(), *b = in.b.data(), *c = in.c.data(), *d = in.d.data(), *e = in.e.data(),
+                           *f = in.f.data();
         std::int32_t* rp = r.data();
-        for (bsx::index_t i = 0; i < count; ++i)
-            rp[i] = -(a[i] * b[i]) + c[i] * d[i] - (e[i] + f[i]);
+        for (bsx::index_t i = 0; i < count; ++i) rp[i] = -(a[i] * b[i]) + c[i] * d[i] - (e[i] + f[i]);
         benchmark::DoNotOptimize(rp);
         benchmark::ClobberMemory();
     }
     set_int_counters(state);
 }
 
-} // namespace
+}  // namespace
 
 BENCHMARK(BM_chain_int_bsx)->Apply(thread_args);
 BENCHMARK(BM_chain_int_hand_serial)->Apply(thread_args);

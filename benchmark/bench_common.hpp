@@ -8,8 +8,7 @@
 #include <omp.h>
 #endif
 
-inline void set_threads(benchmark::State& state, int threads)
-{
+inline void set_threads(benchmark::State& state, int threads) {
 #ifdef _OPENMP
     omp_set_num_threads(threads);
 #endif
@@ -17,7 +16,6 @@ inline void set_threads(benchmark::State& state, int threads)
 }
 
 /// Benchmarks whose only argument is the thread count.
-inline void thread_args(benchmark::internal::Benchmark* b)
-{
+inline void thread_args(benchmark::internal::Benchmark* b) {
     b->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 }

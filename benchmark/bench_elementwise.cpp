@@ -31,13 +31,12 @@
 
 namespace {
 
-constexpr bsx::index_t count = 100000;           // elements of the 1-D cases
+constexpr bsx::index_t count = 100000;                  // elements of the 1-D cases
 constexpr bsx::index_t v2d_rows = 400, v2d_cols = 250;  // the 2-D window, 10^5 elements
 constexpr bsx::index_t outer_n = 4000;
 
 template <class T>
-void randomize(T* p, bsx::index_t n, unsigned seed)
-{
+void randomize(T* p, bsx::index_t n, unsigned seed) {
     std::mt19937_64 rng(seed);
     if constexpr (std::is_same_v<T, bool>) {
         std::bernoulli_distribution u(0.5);
@@ -55,8 +54,7 @@ void randomize(T* p, bsx::index_t n, unsigned seed)
 /// across the team otherwise (what a hand-written `omp parallel for` does, minus the
 /// parallel region when it would be one thread).
 template <class Body>
-void hand_split(int threads, bsx::index_t n, Body&& body)
-{
+void hand_split(int threads, bsx::index_t n, Body&& body) {
     if (threads == 1) {
         body(bsx::index_t{0}, n);
         return;
@@ -99,8 +97,7 @@ bsx::index_t stride_of(layout l) { return l == layout::s2 ? 2 : l == layout::s4 
 
 /// r = op(a, b) with In operands laid out as `lay`, Out results (contiguous).
 template <class Op, class In, class Out, bool use_bsx>
-void binary_case(benchmark::State& state, layout lay)
-{
+void binary_case(benchmark::State& state, layout lay) {
     const int threads = static_cast<int>(state.range(0));
     set_threads(state, threads);
     const bsx::index_t s = stride_of(lay);
@@ -149,12 +146,10 @@ void binary_case(benchmark::State& state, layout lay)
                 hand_split(threads, count, [&](bsx::index_t i0, bsx::index_t i1) {
                     if (so == 2) {
 #pragma omp simd
-                        for (bsx::index_t i = i0; i < i1; ++i)
-                            pr[2 * i] = static_cast<Out>(Op::apply(pa[i], pb[i]));
+                        for (bsx::index_t i = i0; i < i1; ++i) pr[2 * i] = static_cast<Out>(Op::apply(pa[i], pb[i]));
                     } else if (s == 1) {
 #pragma omp simd
-                        for (bsx::index_t i = i0; i < i1; ++i)
-                            pr[i] = static_cast<Out>(Op::apply(pa[i], pb[i]));
+                        for (bsx::index_t i = i0; i < i1; ++i) pr[i] = static_cast<Out>(Op::apply(pa[i], pb[i]));
                     } else {
 #pragma omp simd
                         for (bsx::index_t i = i0; i < i1; ++i)
@@ -170,8 +165,7 @@ void binary_case(benchmark::State& state, layout lay)
 }
 
 template <bool use_bsx>
-void not_bool(benchmark::State& state)
-{
+void not_bool(benchmark::State& state) {
     const int threads = static_cast<int>(state.range(0));
     set_threads(state, threads);
     bsx::array<bool, 1> p(bsx::shape_t<1>{count}), r(bsx::shape_t<1>{count});
@@ -198,15 +192,13 @@ void not_bool(benchmark::State& state)
 
 // ---- outer difference and the write-bandwidth limit ---------------------------------
 
-void set_outer_counters(benchmark::State& state)
-{
+void set_outer_counters(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations() * outer_n * outer_n);
     state.SetBytesProcessed(state.iterations() * outer_n * outer_n * std::int64_t{sizeof(double)});  // written
 }
 
 template <bool use_bsx>
-void outer_diff(benchmark::State& state)
-{
+void outer_diff(benchmark::State& state) {
     const int threads = static_cast<int>(state.range(0));
     set_threads(state, threads);
     bsx::array<double, 1> x(bsx::shape_t<1>{outer_n}), y(bsx::shape_t<1>{outer_n});
@@ -238,8 +230,7 @@ void outer_diff(benchmark::State& state)
 /// STREAM-like fill of the outer difference's destination: ordinary stores, or
 /// non-temporal ones (no read for ownership). The faster one is the write limit.
 template <bool streaming>
-void fill(benchmark::State& state)
-{
+void fill(benchmark::State& state) {
     const int threads = static_cast<int>(state.range(0));
     set_threads(state, threads);
     bsx::array<double, 2> r = bsx::zeros<double>(outer_n, outer_n);
@@ -272,8 +263,7 @@ void fill(benchmark::State& state)
 // ---- small arrays: the fixed cost of one assignment ---------------------------------
 
 template <bool use_bsx>
-void small_fma(benchmark::State& state)
-{
+void small_fma(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     constexpr bsx::index_t n = 1000;
     bsx::array<double, 1> a(bsx::shape_t<1>{n}), b(bsx::shape_t<1>{n}), c(bsx::shape_t<1>{n}), r(bsx::shape_t<1>{n});
@@ -296,8 +286,7 @@ void small_fma(benchmark::State& state)
 }
 
 template <bool use_bsx>
-void small_add(benchmark::State& state)
-{
+void small_add(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     constexpr bsx::index_t n = 100;
     bsx::array<double, 1> a(bsx::shape_t<1>{n}), b(bsx::shape_t<1>{n}), r(bsx::shape_t<1>{n});
@@ -321,41 +310,36 @@ void small_add(benchmark::State& state)
 // ---- registration -------------------------------------------------------------------
 
 /// 1 and 2 threads, in microseconds (the small cases take well under one).
-void ew_args(benchmark::internal::Benchmark* b)
-{
+void ew_args(benchmark::internal::Benchmark* b) {
     thread_args(b);
     b->Unit(benchmark::kMicrosecond);
 }
 
 template <class F>
-void register_both(const std::string& name, F bsx_case, F hand_case)
-{
+void register_both(const std::string& name, F bsx_case, F hand_case) {
     ew_args(benchmark::RegisterBenchmark(("BM_ew_" + name + "_bsx").c_str(), bsx_case));
     ew_args(benchmark::RegisterBenchmark(("BM_ew_" + name + "_hand_omp").c_str(), hand_case));
 }
 
 template <class Op, class In, class Out>
-void register_binary(const std::string& op, const std::string& type, layout lay)
-{
+void register_binary(const std::string& op, const std::string& type, layout lay) {
     static const char* const layout_names[] = {"c", "s2", "s4", "v2d", "so2"};
     const std::string name = op + "_" + type + "_" + layout_names[static_cast<int>(lay)];
     ew_args(benchmark::RegisterBenchmark(("BM_ew_" + name + "_bsx").c_str(),
-                                             [lay](benchmark::State& s) { binary_case<Op, In, Out, true>(s, lay); }));
+                                         [lay](benchmark::State& s) { binary_case<Op, In, Out, true>(s, lay); }));
     ew_args(benchmark::RegisterBenchmark(("BM_ew_" + name + "_hand_omp").c_str(),
-                                             [lay](benchmark::State& s) { binary_case<Op, In, Out, false>(s, lay); }));
+                                         [lay](benchmark::State& s) { binary_case<Op, In, Out, false>(s, lay); }));
 }
 
 template <class T>
-void register_arithmetic(const std::string& type)
-{
+void register_arithmetic(const std::string& type) {
     for (layout lay : {layout::c, layout::s2, layout::s4, layout::v2d, layout::so2})
         register_binary<add_op, T, T>("add", type, lay);
     register_binary<mul_op, T, T>("mul", type, layout::c);
     if constexpr (std::is_floating_point_v<T>) register_binary<div_op, T, T>("div", type, layout::c);
 }
 
-void register_all()
-{
+void register_all() {
     register_both("outer_diff", outer_diff<true>, outer_diff<false>);
     ew_args(benchmark::RegisterBenchmark("BM_ew_fill_hand_omp", fill<false>));
     ew_args(benchmark::RegisterBenchmark("BM_ew_fill_stream_hand_omp", fill<true>));
@@ -376,8 +360,7 @@ void register_all()
 
 }  // namespace
 
-int main(int argc, char** argv)
-{
+int main(int argc, char** argv) {
     register_all();
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

@@ -28,23 +28,18 @@
 #include <utility>
 #include <vector>
 
-
 namespace {
-
 
 // Random directed graph: edge probability 0.1, weights in [1, 100), +inf where
 // there is no edge, 0 on the diagonal. Deterministic (fixed seed).
-std::vector<double> random_graph(bsx::index_t n)
-{
+std::vector<double> random_graph(bsx::index_t n) {
     std::mt19937_64 rng(42);
     std::bernoulli_distribution has_edge(0.1);
     std::uniform_real_distribution<double> weight(1.0, 100.0);
     std::vector<double> d(static_cast<std::size_t>(n * n));
     for (bsx::index_t i = 0; i < n; ++i)
         for (bsx::index_t j = 0; j < n; ++j)
-            d[i * n + j] = i == j ? 0.0
-                           : has_edge(rng) ? weight(rng)
-                                           : std::numeric_limits<double>::infinity();
+            d[i * n + j] = i == j ? 0.0 : has_edge(rng) ? weight(rng) : std::numeric_limits<double>::infinity();
     return d;
 }
 
@@ -53,30 +48,26 @@ std::vector<double> random_graph(bsx::index_t n)
 // under `omp simd` (a scalar loop, 3x slower); this form compiles to vminpd.
 inline double relax(double d, double via) { return via < d ? via : d; }
 
-void set_counters(benchmark::State& state, bsx::index_t n)
-{
+void set_counters(benchmark::State& state, bsx::index_t n) {
     // one "item" = one relaxation dist(i,j) = min(dist(i,j), dist(i,k) + dist(k,j))
     state.SetItemsProcessed(state.iterations() * n * n * n);
 }
 
-void BM_fw_bsx(benchmark::State& state)
-{
+void BM_fw_bsx(benchmark::State& state) {
     const bsx::index_t n = state.range(0);
     set_threads(state, static_cast<int>(state.range(1)));
     const std::vector<double> input = random_graph(n);
     bsx::array<double, 2> dist = bsx::zeros<double>(n, n);
     for (auto _ : state) {
         std::copy(input.begin(), input.end(), dist.data());
-        for (bsx::index_t k = 0; k < n; ++k)
-            dist = bsx::min(dist, dist.col(k) + dist.row(k));
+        for (bsx::index_t k = 0; k < n; ++k) dist = bsx::min(dist, dist.col(k) + dist.row(k));
         benchmark::DoNotOptimize(dist.data());
         benchmark::ClobberMemory();
     }
     set_counters(state, n);
 }
 
-void BM_fw_hand_serial(benchmark::State& state)
-{
+void BM_fw_hand_serial(benchmark::State& state) {
     const bsx::index_t n = state.range(0);
     set_threads(state, static_cast<int>(state.range(1)));
     const std::vector<double> input = random_graph(n);
@@ -89,8 +80,7 @@ void BM_fw_hand_serial(benchmark::State& state)
             for (bsx::index_t i = 0; i < n; ++i) {
                 double* rowi = d + i * n;
                 const double dik = rowi[k];
-                for (bsx::index_t j = 0; j < n; ++j)
-                    rowi[j] = relax(rowi[j], dik + rowk[j]);
+                for (bsx::index_t j = 0; j < n; ++j) rowi[j] = relax(rowi[j], dik + rowk[j]);
             }
         }
         benchmark::DoNotOptimize(d);
@@ -99,8 +89,7 @@ void BM_fw_hand_serial(benchmark::State& state)
     set_counters(state, n);
 }
 
-void BM_fw_hand_omp(benchmark::State& state)
-{
+void BM_fw_hand_omp(benchmark::State& state) {
     const bsx::index_t n = state.range(0);
     set_threads(state, static_cast<int>(state.range(1)));
     const std::vector<double> input = random_graph(n);
@@ -119,8 +108,7 @@ void BM_fw_hand_omp(benchmark::State& state)
             double* rowi = d + i * n;
             const double dik = rowi[k];
 #pragma omp simd
-            for (bsx::index_t j = 0; j < n; ++j)
-                rowi[j] = relax(rowi[j], dik + rowk[j]);
+            for (bsx::index_t j = 0; j < n; ++j) rowi[j] = relax(rowi[j], dik + rowk[j]);
         };
         if (state.range(1) == 1) {  // no parallel region at 1 thread: its fixed cost shows at n = 100
             for (bsx::index_t k = 0; k < n; ++k)
@@ -143,8 +131,7 @@ void BM_fw_hand_omp(benchmark::State& state)
 // materialized into a new n*n array, np.minimum writes a second new n*n array,
 // and the name dist is rebound to it (the old buffer is freed). The loops are
 // as tight as the hand-written ones and parallel at the same thread count.
-void BM_fw_eager(benchmark::State& state)
-{
+void BM_fw_eager(benchmark::State& state) {
     const bsx::index_t n = state.range(0);
     set_threads(state, static_cast<int>(state.range(1)));
     const std::vector<double> input = random_graph(n);
@@ -163,8 +150,7 @@ void BM_fw_eager(benchmark::State& state)
                 const double* rowk = d + k * n;
                 double* ti = tp + i * n;
 #pragma omp simd
-                for (bsx::index_t j = 0; j < n; ++j)
-                    ti[j] = dik + rowk[j];
+                for (bsx::index_t j = 0; j < n; ++j) ti[j] = dik + rowk[j];
             }
             // r = min(dist, t)            (second fresh n*n buffer)
             std::unique_ptr<double[]> r(new double[nn]);
@@ -175,8 +161,7 @@ void BM_fw_eager(benchmark::State& state)
                 const double* ti = tp + i * n;
                 double* ri = rp + i * n;
 #pragma omp simd
-                for (bsx::index_t j = 0; j < n; ++j)
-                    ri[j] = std::min(di[j], ti[j]);
+                for (bsx::index_t j = 0; j < n; ++j) ri[j] = std::min(di[j], ti[j]);
             }
             dist = std::move(r);  // dist = ...: the old dist and t are freed
         }
@@ -186,16 +171,14 @@ void BM_fw_eager(benchmark::State& state)
     set_counters(state, n);
 }
 
-void fw_args(benchmark::internal::Benchmark* b)
-{
+void fw_args(benchmark::internal::Benchmark* b) {
     b->ArgNames({"n", "threads"});
     for (const std::int64_t n : {100, 1000, 2000})
-        for (const std::int64_t threads : {1, 2})
-            b->Args({n, threads});
+        for (const std::int64_t threads : {1, 2}) b->Args({n, threads});
     b->UseRealTime()->Unit(benchmark::kMillisecond);
 }
 
-} // namespace
+}  // namespace
 
 BENCHMARK(BM_fw_bsx)->Apply(fw_args);
 BENCHMARK(BM_fw_hand_serial)->Apply(fw_args);

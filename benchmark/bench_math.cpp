@@ -28,8 +28,7 @@ constexpr bsx::index_t outer_n = 4000;
 constexpr bsx::index_t function_length = 100'000;
 
 template <class T>
-bsx::array<T, 1> uniform(bsx::index_t n, double lo, double hi, unsigned seed)
-{
+bsx::array<T, 1> uniform(bsx::index_t n, double lo, double hi, unsigned seed) {
     auto v = bsx::zeros<T>(n);
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> u(lo, hi);
@@ -37,8 +36,7 @@ bsx::array<T, 1> uniform(bsx::index_t n, double lo, double hi, unsigned seed)
     return v;
 }
 
-void BM_sum_exp_bsx(benchmark::State& state)
-{
+void BM_sum_exp_bsx(benchmark::State& state) {
     set_threads(state, int(state.range(0)));
     const auto x = uniform<double>(sum_length, -1, 1, 1);
     for (auto _ : state) benchmark::DoNotOptimize(double(bsx::sum(bsx::exp(x))));
@@ -46,8 +44,7 @@ void BM_sum_exp_bsx(benchmark::State& state)
 }
 BENCHMARK(BM_sum_exp_bsx)->Apply(thread_args);
 
-void BM_sum_exp_mvec(benchmark::State& state)
-{
+void BM_sum_exp_mvec(benchmark::State& state) {
     set_threads(state, int(state.range(0)));
     if (!hand_sum_exp_available()) {
         state.SkipWithError("glibc's AVX-512 vector exp is not available in this build");
@@ -59,8 +56,7 @@ void BM_sum_exp_mvec(benchmark::State& state)
 }
 BENCHMARK(BM_sum_exp_mvec)->ArgName("threads")->Arg(1)->UseRealTime()->Unit(benchmark::kMillisecond);
 
-void BM_hypot_outer_bsx(benchmark::State& state)
-{
+void BM_hypot_outer_bsx(benchmark::State& state) {
     set_threads(state, int(state.range(0)));
     const auto x = uniform<double>(outer_n, -1, 1, 2), y = uniform<double>(outer_n, -1, 1, 3);
     const auto xc = bsx::reshape<2>(x, {outer_n, 1}), yr = bsx::reshape<2>(y, {1, outer_n});
@@ -73,8 +69,7 @@ void BM_hypot_outer_bsx(benchmark::State& state)
 }
 BENCHMARK(BM_hypot_outer_bsx)->Apply(thread_args);
 
-void BM_hypot_outer_hand(benchmark::State& state)
-{
+void BM_hypot_outer_hand(benchmark::State& state) {
     set_threads(state, int(state.range(0)));
     const auto x = uniform<double>(outer_n, -1, 1, 2), y = uniform<double>(outer_n, -1, 1, 3);
     auto r = bsx::zeros<double>(outer_n, outer_n);
@@ -94,33 +89,38 @@ constexpr const char* type_name = sizeof(T) == 8 ? "f64" : "f32";
 /// BM_math_<name>_<type>_<layout>_bsx: r = f(x...) over function_length elements, read
 /// with stride 1, 2 or 4, at 1 and 2 threads.
 template <class T, class F>
-void register_function(const char* name, F f, double scale = 1.0)
-{
+void register_function(const char* name, F f, double scale = 1.0) {
     for (const bsx::index_t stride : {1, 2, 4}) {
         const std::string layout = stride == 1 ? "c" : "s" + std::to_string(stride);
         const std::string id = std::string("BM_math_") + name + "_" + type_name<T> + "_" + layout + "_bsx";
-        benchmark::RegisterBenchmark(id.c_str(), [=](benchmark::State& state) {
-            set_threads(state, int(state.range(0)));
-            const auto x0 = uniform<T>(function_length * stride, 0.5 * scale, 2.0 * scale, 4);
-            const auto y0 = uniform<T>(function_length * stride, 0.5, 2.0, 5);
-            const auto x = bsx::slice(x0, bsx::range(0, x0.size(), stride));
-            const auto y = bsx::slice(y0, bsx::range(0, y0.size(), stride));
-            auto r = bsx::zeros<T>(function_length);
-            for (auto _ : state) {
-                if constexpr (std::is_invocable_v<F, decltype(x)>)
-                    r = f(x);
-                else
-                    r = f(x, y);
-                benchmark::ClobberMemory();
-            }
-            state.SetItemsProcessed(state.iterations() * function_length);
-        })->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
+        benchmark::RegisterBenchmark(id.c_str(),
+                                     [=](benchmark::State& state) {
+                                         set_threads(state, int(state.range(0)));
+                                         const auto x0 =
+                                             uniform<T>(function_length * stride, 0.5 * scale, 2.0 * scale, 4);
+                                         const auto y0 = uniform<T>(function_length * stride, 0.5, 2.0, 5);
+                                         const auto x = bsx::slice(x0, bsx::range(0, x0.size(), stride));
+                                         const auto y = bsx::slice(y0, bsx::range(0, y0.size(), stride));
+                                         auto r = bsx::zeros<T>(function_length);
+                                         for (auto _ : state) {
+                                             if constexpr (std::is_invocable_v<F, decltype(x)>)
+                                                 r = f(x);
+                                             else
+                                                 r = f(x, y);
+                                             benchmark::ClobberMemory();
+                                         }
+                                         state.SetItemsProcessed(state.iterations() * function_length);
+                                     })
+            ->ArgName("threads")
+            ->Arg(1)
+            ->Arg(2)
+            ->UseRealTime()
+            ->Unit(benchmark::kMicrosecond);
     }
 }
 
 template <class T>
-void register_functions()
-{
+void register_functions() {
     register_function<T>("sqrt", bsx::sqrt);
     register_function<T>("cbrt", bsx::cbrt);
     register_function<T>("exp", bsx::exp);
@@ -145,8 +145,7 @@ void register_functions()
 
 }  // namespace
 
-int main(int argc, char** argv)
-{
+int main(int argc, char** argv) {
     register_functions<double>();
     register_functions<float>();
     benchmark::Initialize(&argc, argv);

@@ -34,24 +34,20 @@
 #include <random>
 #include <utility>
 
-
 namespace {
 
 constexpr bsx::index_t n = 4000;  // result is n x n
 constexpr bsx::index_t m = 3;     // x is (n, m), y is (m, n); we use column / row 0
 
-
-void set_counters(benchmark::State& state)
-{
-    state.SetItemsProcessed(state.iterations() * n * n);                      // result elements
+void set_counters(benchmark::State& state) {
+    state.SetItemsProcessed(state.iterations() * n * n);                                 // result elements
     state.SetBytesProcessed(state.iterations() * n * n * std::int64_t{sizeof(double)});  // written
 }
 
 struct inputs {
     bsx::array<double, 2> x = bsx::zeros<double>(n, m);
     bsx::array<double, 2> y = bsx::zeros<double>(m, n);
-    inputs()
-    {
+    inputs() {
         std::mt19937_64 rng(7);
         std::uniform_real_distribution<double> u(-1.0, 1.0);
         for (double& v : x) v = u(rng);
@@ -59,8 +55,7 @@ struct inputs {
     }
 };
 
-void BM_outer_chain_bsx(benchmark::State& state)
-{
+void BM_outer_chain_bsx(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     const inputs in;
     const auto& x = in.x;
@@ -74,8 +69,7 @@ void BM_outer_chain_bsx(benchmark::State& state)
     set_counters(state);
 }
 
-void BM_outer_chain_hand_serial(benchmark::State& state)
-{
+void BM_outer_chain_hand_serial(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     const inputs in;
     bsx::array<double, 2> r = bsx::zeros<double>(n, n);
@@ -86,8 +80,7 @@ void BM_outer_chain_hand_serial(benchmark::State& state)
         for (bsx::index_t i = 0; i < n; ++i) {
             const double xi2 = xp[i * m] * xp[i * m];
             double* ri = rp + i * n;
-            for (bsx::index_t j = 0; j < n; ++j)
-                ri[j] = std::sqrt(xi2 + y0[j] * y0[j]);
+            for (bsx::index_t j = 0; j < n; ++j) ri[j] = std::sqrt(xi2 + y0[j] * y0[j]);
         }
         benchmark::DoNotOptimize(rp);
         benchmark::ClobberMemory();
@@ -95,8 +88,7 @@ void BM_outer_chain_hand_serial(benchmark::State& state)
     set_counters(state);
 }
 
-void BM_outer_chain_hand_omp(benchmark::State& state)
-{
+void BM_outer_chain_hand_omp(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     const inputs in;
     bsx::array<double, 2> r = bsx::zeros<double>(n, n);
@@ -109,8 +101,7 @@ void BM_outer_chain_hand_omp(benchmark::State& state)
             const double xi2 = xp[i * m] * xp[i * m];
             double* ri = rp + i * n;
 #pragma omp simd
-            for (bsx::index_t j = 0; j < n; ++j)
-                ri[j] = std::sqrt(xi2 + y0[j] * y0[j]);
+            for (bsx::index_t j = 0; j < n; ++j) ri[j] = std::sqrt(xi2 + y0[j] * y0[j]);
         }
         benchmark::DoNotOptimize(rp);
         benchmark::ClobberMemory();
@@ -120,8 +111,7 @@ void BM_outer_chain_hand_omp(benchmark::State& state)
 
 // NumPy:  r = np.sqrt(x[:, 0, None] * x[:, 0, None] + y[None, 0, :] * y[None, 0, :])
 // allocates four results (two of n, two of n*n) and rebinds r to the last one.
-void BM_outer_chain_eager(benchmark::State& state)
-{
+void BM_outer_chain_eager(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     const inputs in;
     const auto nn = static_cast<std::size_t>(n * n);
@@ -131,13 +121,11 @@ void BM_outer_chain_eager(benchmark::State& state)
         const double* y0 = in.y.data();
         // t1 = x(:,0) .* x(:,0)            (n)
         std::unique_ptr<double[]> t1(new double[n]);
-        for (bsx::index_t i = 0; i < n; ++i)
-            t1[i] = xp[i * m] * xp[i * m];
+        for (bsx::index_t i = 0; i < n; ++i) t1[i] = xp[i * m] * xp[i * m];
         // t2 = y(0,:) .* y(0,:)            (n)
         std::unique_ptr<double[]> t2(new double[n]);
 #pragma omp simd
-        for (bsx::index_t j = 0; j < n; ++j)
-            t2[j] = y0[j] * y0[j];
+        for (bsx::index_t j = 0; j < n; ++j) t2[j] = y0[j] * y0[j];
         // t3 = t1 + t2, outer sum          (n*n)
         std::unique_ptr<double[]> t3(new double[nn]);
         double* t3p = t3.get();
@@ -148,8 +136,7 @@ void BM_outer_chain_eager(benchmark::State& state)
             const double a = t1p[i];
             double* row = t3p + i * n;
 #pragma omp simd
-            for (bsx::index_t j = 0; j < n; ++j)
-                row[j] = a + t2p[j];
+            for (bsx::index_t j = 0; j < n; ++j) row[j] = a + t2p[j];
         }
         // t4 = sqrt(t3)                    (n*n)
         std::unique_ptr<double[]> t4(new double[nn]);
@@ -159,8 +146,7 @@ void BM_outer_chain_eager(benchmark::State& state)
             const double* src = t3p + i * n;
             double* dst = t4p + i * n;
 #pragma omp simd
-            for (bsx::index_t j = 0; j < n; ++j)
-                dst[j] = std::sqrt(src[j]);
+            for (bsx::index_t j = 0; j < n; ++j) dst[j] = std::sqrt(src[j]);
         }
         r = std::move(t4);  // r = ...: rebinding, no copy; the old r is freed
         benchmark::DoNotOptimize(r.get());
@@ -169,8 +155,7 @@ void BM_outer_chain_eager(benchmark::State& state)
     set_counters(state);
 }
 
-
-} // namespace
+}  // namespace
 
 BENCHMARK(BM_outer_chain_bsx)->Apply(thread_args);
 BENCHMARK(BM_outer_chain_hand_serial)->Apply(thread_args);

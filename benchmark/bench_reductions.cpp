@@ -39,8 +39,7 @@ constexpr bsx::index_t vector_length = 10'000'000;
 constexpr bsx::index_t rows = 4000, cols = 4000;
 constexpr bsx::index_t product_n = 200;
 
-bsx::array<double, 1> random_vector(bsx::index_t n, unsigned seed)
-{
+bsx::array<double, 1> random_vector(bsx::index_t n, unsigned seed) {
     auto v = bsx::zeros<double>(n);
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> u(-1.0, 1.0);
@@ -48,29 +47,23 @@ bsx::array<double, 1> random_vector(bsx::index_t n, unsigned seed)
     return v;
 }
 
-bsx::array<double, 2> random_matrix(bsx::index_t m, bsx::index_t n, unsigned seed)
-{
+bsx::array<double, 2> random_matrix(bsx::index_t m, bsx::index_t n, unsigned seed) {
     const auto v = random_vector(m * n, seed);
     return bsx::reshape<2>(v, {m, n});
 }
 
-void count(benchmark::State& state, std::int64_t elements)
-{
-    state.SetItemsProcessed(state.iterations() * elements);
-}
+void count(benchmark::State& state, std::int64_t elements) { state.SetItemsProcessed(state.iterations() * elements); }
 
 // ---- dot ---------------------------------------------------------------------------
 
-void BM_dot_bsx(benchmark::State& state)
-{
+void BM_dot_bsx(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     const auto a = random_vector(vector_length, 1), b = random_vector(vector_length, 2);
     for (auto _ : state) benchmark::DoNotOptimize(bsx::sum(a * b));
     count(state, vector_length);
 }
 
-void BM_dot_hand_omp(benchmark::State& state)
-{
+void BM_dot_hand_omp(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     const auto a = random_vector(vector_length, 1), b = random_vector(vector_length, 2);
     for (auto _ : state) {
@@ -84,8 +77,7 @@ void BM_dot_hand_omp(benchmark::State& state)
     count(state, vector_length);
 }
 
-void BM_dot_eager(benchmark::State& state)
-{
+void BM_dot_eager(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     const auto a = random_vector(vector_length, 1), b = random_vector(vector_length, 2);
     for (auto _ : state) {
@@ -97,8 +89,7 @@ void BM_dot_eager(benchmark::State& state)
 
 // ---- centre ------------------------------------------------------------------------
 
-void BM_centre_bsx(benchmark::State& state)
-{
+void BM_centre_bsx(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     const auto x = random_matrix(rows, cols, 3);
     auto r = bsx::zeros<double>(rows, cols);
@@ -111,8 +102,7 @@ void BM_centre_bsx(benchmark::State& state)
 }
 
 // The baseline: two passes, all row means first, then the subtraction.
-void BM_centre_hand_omp(benchmark::State& state)
-{
+void BM_centre_hand_omp(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     const auto x = random_matrix(rows, cols, 3);
     auto r = bsx::zeros<double>(rows, cols);
@@ -148,8 +138,7 @@ void BM_centre_hand_omp(benchmark::State& state)
 
 // Both passes over one row at a time, the second from cache: less memory traffic than
 // any evaluation that finishes the means before the subtraction starts.
-void BM_centre_hand_rowwise(benchmark::State& state)
-{
+void BM_centre_hand_rowwise(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     const auto x = random_matrix(rows, cols, 3);
     auto r = bsx::zeros<double>(rows, cols);
@@ -173,14 +162,13 @@ void BM_centre_hand_rowwise(benchmark::State& state)
     count(state, rows * cols);
 }
 
-void BM_centre_eager(benchmark::State& state)
-{
+void BM_centre_eager(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     const auto x = random_matrix(rows, cols, 3);
     auto r = bsx::zeros<double>(rows, cols);
     for (auto _ : state) {
         const bsx::array<double, 2> m = bsx::mean(x, bsx::axis(1), bsx::keepdims);  // stored (rows, 1)
-        bsx::array<double, 2> t = x - m;                                          // a fresh result
+        bsx::array<double, 2> t = x - m;                                            // a fresh result
         r = std::move(t);
         benchmark::DoNotOptimize(r.data());
         benchmark::ClobberMemory();
@@ -190,16 +178,14 @@ void BM_centre_eager(benchmark::State& state)
 
 // ---- sum_exp -----------------------------------------------------------------------
 
-void BM_sum_exp_bsx(benchmark::State& state)
-{
+void BM_sum_exp_bsx(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     const auto x = random_vector(vector_length, 4);
     for (auto _ : state) benchmark::DoNotOptimize(bsx::sum(bsx::exp(x)));
     count(state, vector_length);
 }
 
-void BM_sum_exp_hand_omp(benchmark::State& state)
-{
+void BM_sum_exp_hand_omp(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     const auto x = random_vector(vector_length, 4);
     for (auto _ : state) {
@@ -212,8 +198,7 @@ void BM_sum_exp_hand_omp(benchmark::State& state)
     count(state, vector_length);
 }
 
-void BM_sum_exp_eager(benchmark::State& state)
-{
+void BM_sum_exp_eager(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     const auto x = random_vector(vector_length, 4);
     for (auto _ : state) {
@@ -225,8 +210,7 @@ void BM_sum_exp_eager(benchmark::State& state)
 
 // ---- product -----------------------------------------------------------------------
 
-void BM_product_bsx(benchmark::State& state)
-{
+void BM_product_bsx(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     const auto a = random_matrix(product_n, product_n, 5), b = random_matrix(product_n, product_n, 6);
     auto c = bsx::zeros<double>(product_n, product_n);
@@ -238,8 +222,7 @@ void BM_product_bsx(benchmark::State& state)
     count(state, product_n * product_n * product_n);
 }
 
-void BM_product_hand_omp(benchmark::State& state)
-{
+void BM_product_hand_omp(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     const auto a = random_matrix(product_n, product_n, 5), b = random_matrix(product_n, product_n, 6);
     auto c = bsx::zeros<double>(product_n, product_n);
@@ -265,8 +248,7 @@ void BM_product_hand_omp(benchmark::State& state)
 }
 
 // Octave: sum(permute(a, [1 3 2]) .* permute(b, [3 2 1]), 2) stores the n*n*n product.
-void BM_product_eager(benchmark::State& state)
-{
+void BM_product_eager(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     const auto a = random_matrix(product_n, product_n, 5), b = random_matrix(product_n, product_n, 6);
     auto c = bsx::zeros<double>(product_n, product_n);

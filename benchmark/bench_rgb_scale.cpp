@@ -35,15 +35,13 @@ namespace {
 constexpr bsx::index_t rows = 2000, cols = 2000, channels = 3;
 constexpr double weight[channels] = {0.8, 0.9, 1.2};
 
-void set_counters(benchmark::State& state)
-{
+void set_counters(benchmark::State& state) {
     const std::int64_t n = rows * cols * channels;
     state.SetItemsProcessed(state.iterations() * n);
     state.SetBytesProcessed(state.iterations() * n * std::int64_t{2 * sizeof(double)});  // read + written
 }
 
-bsx::array<double, 3> make_image()
-{
+bsx::array<double, 3> make_image() {
     auto img = bsx::zeros<double>(rows, cols, channels);
     std::mt19937_64 rng(11);
     std::uniform_real_distribution<double> u(0.0, 1.0);
@@ -58,8 +56,7 @@ struct weights {
     const bsx::array<double, 2>& at(std::int64_t iteration) const { return iteration % 2 ? inverse : w; }
 };
 
-void BM_rgb_scale_bsx(benchmark::State& state)
-{
+void BM_rgb_scale_bsx(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     auto img = make_image();
     const weights ws;
@@ -73,8 +70,7 @@ void BM_rgb_scale_bsx(benchmark::State& state)
     set_counters(state);
 }
 
-void BM_rgb_scale_bsx_numpy(benchmark::State& state)
-{
+void BM_rgb_scale_bsx_numpy(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     auto img = make_image();
     const weights ws;
@@ -87,8 +83,7 @@ void BM_rgb_scale_bsx_numpy(benchmark::State& state)
     set_counters(state);
 }
 
-void BM_rgb_scale_hand_serial(benchmark::State& state)
-{
+void BM_rgb_scale_hand_serial(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     auto img = make_image();
     const weights ws;
@@ -107,8 +102,7 @@ void BM_rgb_scale_hand_serial(benchmark::State& state)
     set_counters(state);
 }
 
-void BM_rgb_scale_hand_omp(benchmark::State& state)
-{
+void BM_rgb_scale_hand_omp(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     auto img = make_image();
     const weights ws;
@@ -134,8 +128,7 @@ void BM_rgb_scale_hand_omp(benchmark::State& state)
 }
 
 // Octave: img .* w makes a new image, and img is rebound to it.
-void BM_rgb_scale_eager(benchmark::State& state)
-{
+void BM_rgb_scale_eager(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     auto img = make_image();
     const auto n = static_cast<std::size_t>(rows * cols * channels);

@@ -11,8 +11,7 @@
 extern "C" __m512d _ZGVeN8v_exp(__m512d);
 #endif
 
-void hand_hypot_outer(const double* x, const double* y, double* r, long n)
-{
+void hand_hypot_outer(const double* x, const double* y, double* r, long n) {
 #pragma omp parallel for
     for (long i = 0; i < n; ++i) {
         const double xi = x[i];
@@ -22,8 +21,7 @@ void hand_hypot_outer(const double* x, const double* y, double* r, long n)
     }
 }
 
-bool hand_sum_exp_available() noexcept
-{
+bool hand_sum_exp_available() noexcept {
 #if defined(__AVX512F__) && defined(BSX_HAVE_MVEC)
     return true;
 #else
@@ -31,8 +29,7 @@ bool hand_sum_exp_available() noexcept
 #endif
 }
 
-double hand_sum_exp(const double* x, long n)
-{
+double hand_sum_exp(const double* x, long n) {
 #if defined(__AVX512F__) && defined(BSX_HAVE_MVEC)
     // Four independent accumulators hide the latency of the adds.
     __m512d acc[4] = {_mm512_setzero_pd(), _mm512_setzero_pd(), _mm512_setzero_pd(), _mm512_setzero_pd()};

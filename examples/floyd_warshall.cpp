@@ -36,8 +36,7 @@ constexpr double inf = std::numeric_limits<double>::infinity();
 // and 0 on the diagonal. Each edge exists with probability 0.1 and has a weight
 // in [1, 100). With about 0.1 * n out-edges per vertex, almost every pair of
 // vertices ends up connected by some path once the algorithm has run.
-bsx::array<double, 2> random_graph(bsx::index_t n, std::uint64_t seed)
-{
+bsx::array<double, 2> random_graph(bsx::index_t n, std::uint64_t seed) {
     std::mt19937_64 rng(seed);  // fixed seed: every run sees the same graph
     std::bernoulli_distribution has_edge(0.1);
     std::uniform_real_distribution<double> weight(1.0, 100.0);
@@ -45,48 +44,45 @@ bsx::array<double, 2> random_graph(bsx::index_t n, std::uint64_t seed)
     bsx::array<double, 2> dist = bsx::zeros<double>(n, n);
     for (bsx::index_t i = 0; i < n; ++i)
         for (bsx::index_t j = 0; j < n; ++j)
-            if (i != j)
-                dist(i, j) = has_edge(rng) ? weight(rng) : inf;
+            if (i != j) dist(i, j) = has_edge(rng) ? weight(rng) : inf;
     return dist;
 }
 
 // The reference: the textbook triple loop on a plain row-major std::vector.
-void floyd_warshall_plain(std::vector<double>& d, bsx::index_t n)
-{
+void floyd_warshall_plain(std::vector<double>& d, bsx::index_t n) {
     for (bsx::index_t k = 0; k < n; ++k)
         for (bsx::index_t i = 0; i < n; ++i)
-            for (bsx::index_t j = 0; j < n; ++j)
-                d[i * n + j] = std::min(d[i * n + j], d[i * n + k] + d[k * n + j]);
+            for (bsx::index_t j = 0; j < n; ++j) d[i * n + j] = std::min(d[i * n + j], d[i * n + k] + d[k * n + j]);
 }
 
-double seconds_since(std::chrono::steady_clock::time_point start)
-{
+double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-} // namespace
+}  // namespace
 
-int main(int argc, char** argv)
-{
+int main(int argc, char** argv) {
     std::vector<bsx::index_t> sizes;
     for (int a = 1; a < argc; ++a) {
         const std::string arg = argv[a];
         std::size_t used = 0;
         bsx::index_t n = -1;
-        try { n = std::stol(arg, &used); } catch (const std::exception&) {}
+        try {
+            n = std::stol(arg, &used);
+        } catch (const std::exception&) {
+        }
         if (n < 0 || used != arg.size()) {
             std::cerr << "usage: floyd_warshall [n ...]   (n >= 0; default 1000), not '" << arg << "'\n";
             return 2;
         }
         sizes.push_back(n);
     }
-    if (sizes.empty())
-        sizes.push_back(1000);
+    if (sizes.empty()) sizes.push_back(1000);
 
 #ifdef _OPENMP
     const int threads = omp_get_max_threads();  // set with OMP_NUM_THREADS
 #else
-    const int threads = 1;                      // built without OpenMP
+    const int threads = 1;  // built without OpenMP
 #endif
 
     for (const bsx::index_t n : sizes) {
@@ -106,8 +102,7 @@ int main(int argc, char** argv)
         // copies it (n values) before writing: the result is the one NumPy or Octave
         // gives.
         auto start = std::chrono::steady_clock::now();
-        for (bsx::index_t k = 0; k < n; ++k)
-            dist = bsx::min(dist, dist.col(k) + dist.row(k));
+        for (bsx::index_t k = 0; k < n; ++k) dist = bsx::min(dist, dist.col(k) + dist.row(k));
         const double t_bsx = seconds_since(start);
 
         // --- the plain triple loop (serial) -----------------------------------
@@ -123,8 +118,8 @@ int main(int argc, char** argv)
                 connected += dist(i, j) != inf;
             }
         if (mismatches != 0) {
-            std::cerr << "floyd_warshall: n = " << n << ": bsx and the plain loop differ in "
-                      << mismatches << " of " << n * n << " entries\n";
+            std::cerr << "floyd_warshall: n = " << n << ": bsx and the plain loop differ in " << mismatches << " of "
+                      << n * n << " entries\n";
             return 1;
         }
 

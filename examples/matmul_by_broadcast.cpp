@@ -38,13 +38,11 @@
 namespace {
 
 // A (rows, cols) matrix of random values in [-1, 1) from a fixed seed.
-bsx::array<double, 2> random_matrix(bsx::index_t rows, bsx::index_t cols, std::uint64_t seed)
-{
+bsx::array<double, 2> random_matrix(bsx::index_t rows, bsx::index_t cols, std::uint64_t seed) {
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> value(-1.0, 1.0);
     bsx::array<double, 2> x = bsx::zeros<double>(rows, cols);
-    for (auto& v : x)
-        v = value(rng);
+    for (auto& v : x) v = value(rng);
     return x;
 }
 
@@ -52,8 +50,7 @@ bsx::array<double, 2> random_matrix(bsx::index_t rows, bsx::index_t cols, std::u
 // that the inner loop walks rows of b and c contiguously. It also accumulates
 // sum_p |a(i, p)| * |b(p, j)|, the scale the rounding error of c(i, j) is measured against.
 void matmul_plain(const double* a, const double* b, double* c, double* scale, bsx::index_t n, bsx::index_t k,
-                  bsx::index_t m)
-{
+                  bsx::index_t m) {
     std::fill(c, c + n * m, 0.0);
     std::fill(scale, scale + n * m, 0.0);
     for (bsx::index_t i = 0; i < n; ++i)
@@ -69,8 +66,7 @@ void matmul_plain(const double* a, const double* b, double* c, double* scale, bs
 // The fastest of `runs` calls of f(), in seconds. The first call also pays one-off costs
 // (page faults in fresh buffers, starting the OpenMP threads), which the later ones don't.
 template <class F>
-double best_time(int runs, F&& f)
-{
+double best_time(int runs, F&& f) {
     double best = 0.0;
     for (int r = 0; r < runs; ++r) {
         const auto start = std::chrono::steady_clock::now();
@@ -81,26 +77,27 @@ double best_time(int runs, F&& f)
     return best;
 }
 
-bool parse_extent(const char* text, bsx::index_t& out)
-{
+bool parse_extent(const char* text, bsx::index_t& out) {
     const std::string arg = text;
     std::size_t used = 0;
-    try { out = std::stol(arg, &used); } catch (const std::exception&) { return false; }
+    try {
+        out = std::stol(arg, &used);
+    } catch (const std::exception&) {
+        return false;
+    }
     return out >= 1 && used == arg.size();
 }
 
-} // namespace
+}  // namespace
 
-int main(int argc, char** argv)
-{
+int main(int argc, char** argv) {
     bsx::index_t n = 200, k = 200, m = 200;
     bool ok = argc == 1;
     if (argc == 2 && parse_extent(argv[1], n)) {
         k = m = n;
         ok = true;
     }
-    if (argc == 4)
-        ok = parse_extent(argv[1], n) && parse_extent(argv[2], k) && parse_extent(argv[3], m);
+    if (argc == 4) ok = parse_extent(argv[1], n) && parse_extent(argv[2], k) && parse_extent(argv[3], m);
     if (!ok) {
         std::cerr << "usage: matmul_by_broadcast [n] | [n k m]   (all >= 1; default 200)\n";
         return 2;
@@ -109,7 +106,7 @@ int main(int argc, char** argv)
 #ifdef _OPENMP
     const int threads = omp_get_max_threads();  // set with OMP_NUM_THREADS
 #else
-    const int threads = 1;                      // built without OpenMP
+    const int threads = 1;  // built without OpenMP
 #endif
 
     constexpr int runs = 3;  // each version is timed as the best of 3 runs
@@ -123,8 +120,8 @@ int main(int argc, char** argv)
     const auto b3 = bsx::in_dims<3>(b, {1, 2});  // (1, k, m)
     const auto products = a3 * b3;               // (n, k, m), never stored
     std::cout << "a " << bsx::format_shape(a.shape()) << " placed as " << bsx::format_shape(a3.shape()) << ", b "
-              << bsx::format_shape(b.shape()) << " placed as " << bsx::format_shape(b3.shape())
-              << ", their product " << bsx::format_shape(products.shape()) << " summed over axis 1\n";
+              << bsx::format_shape(b.shape()) << " placed as " << bsx::format_shape(b3.shape()) << ", their product "
+              << bsx::format_shape(products.shape()) << " summed over axis 1\n";
 
     bsx::array<double, 2> c;
     const double t_bsx = best_time(runs, [&] {
@@ -142,8 +139,8 @@ int main(int argc, char** argv)
     // by a small multiple of eps * sum_p |a(i, p) * b(p, j)|, so that is the denominator:
     // dividing by |c(i, j)| itself would blow up wherever the products cancel to near 0.
     if (c.shape() != bsx::shape_t<2>{n, m}) {
-        std::cerr << "matmul_by_broadcast: result has shape " << bsx::format_shape(c.shape()) << ", expected ("
-                  << n << "," << m << ")\n";
+        std::cerr << "matmul_by_broadcast: result has shape " << bsx::format_shape(c.shape()) << ", expected (" << n
+                  << "," << m << ")\n";
         return 1;
     }
     double max_rel = 0.0;
@@ -159,11 +156,9 @@ int main(int argc, char** argv)
               << std::fixed << std::setprecision(6);
     for (bsx::index_t i = 0; i < rows; ++i) {
         std::cout << "  ";
-        for (bsx::index_t j = 0; j < cols; ++j)
-            std::cout << std::setw(11) << c(i, j);
+        for (bsx::index_t j = 0; j < cols; ++j) std::cout << std::setw(11) << c(i, j);
         std::cout << "   |";
-        for (bsx::index_t j = 0; j < cols; ++j)
-            std::cout << std::setw(11) << ref[std::size_t(i * m + j)];
+        for (bsx::index_t j = 0; j < cols; ++j) std::cout << std::setw(11) << ref[std::size_t(i * m + j)];
         std::cout << '\n';
     }
     std::cout << std::defaultfloat << std::setprecision(3);
@@ -175,9 +170,9 @@ int main(int argc, char** argv)
     // cache-aware kernel) reuses every block of a and b it loads many times from cache
     // and registers, and is typically many times faster than either version here. When the
     // operation is a matrix product, call a matrix product.
-    std::cout << "n = " << n << ", k = " << k << ", m = " << m << ": bsx " << t_bsx << " s (OpenMP threads: "
-              << threads << "), plain loop " << t_plain
-              << " s (serial), best of " << runs << " runs each; max relative error " << max_rel << '\n';
+    std::cout << "n = " << n << ", k = " << k << ", m = " << m << ": bsx " << t_bsx << " s (OpenMP threads: " << threads
+              << "), plain loop " << t_plain << " s (serial), best of " << runs << " runs each; max relative error "
+              << max_rel << '\n';
 
     constexpr double tolerance = 1e-12;
     if (!(max_rel <= tolerance)) {

@@ -30,8 +30,7 @@
 
 namespace {
 
-bsx::array<double, 2> make_input(bsx::index_t rows, bsx::index_t cols)
-{
+bsx::array<double, 2> make_input(bsx::index_t rows, bsx::index_t cols) {
     std::mt19937_64 rng(7);  // fixed seed: every run sees the same matrix
     std::uniform_real_distribution<double> value(-3.0, 3.0);
     bsx::array<double, 2> x = bsx::zeros<double>(rows, cols);
@@ -41,37 +40,34 @@ bsx::array<double, 2> make_input(bsx::index_t rows, bsx::index_t cols)
         x(2, j) = 3.0;                       // constant: uniform softmax, centred row all 0
     }
     for (bsx::index_t i = 3; i < rows; ++i)
-        for (bsx::index_t j = 0; j < cols; ++j)
-            x(i, j) = value(rng);
+        for (bsx::index_t j = 0; j < cols; ++j) x(i, j) = value(rng);
     return x;
 }
 
 // The top-left corner of a matrix expression, at most 6 rows and 6 columns.
 template <class E>
-auto corner(const E& e)
-{
+auto corner(const E& e) {
     return bsx::slice(e, bsx::range(0, std::min<bsx::index_t>(e.extent(0), 6)),
                       bsx::range(0, std::min<bsx::index_t>(e.extent(1), 6)));
 }
 
-bool parse_extent(const char* text, bsx::index_t min, bsx::index_t& out)
-{
+bool parse_extent(const char* text, bsx::index_t min, bsx::index_t& out) {
     const std::string arg = text;
     std::size_t used = 0;
-    try { out = std::stol(arg, &used); } catch (const std::exception&) { return false; }
+    try {
+        out = std::stol(arg, &used);
+    } catch (const std::exception&) {
+        return false;
+    }
     return out >= min && used == arg.size();
 }
 
 // |got - want| <= rtol * scale, false for NaN.
-bool close(double got, double want, double scale, double rtol = 1e-12)
-{
-    return std::abs(got - want) <= rtol * scale;
-}
+bool close(double got, double want, double scale, double rtol = 1e-12) { return std::abs(got - want) <= rtol * scale; }
 
-} // namespace
+}  // namespace
 
-int main(int argc, char** argv)
-{
+int main(int argc, char** argv) {
     bsx::index_t rows = 6, cols = 5;
     if (argc != 1 && (argc != 3 || !parse_extent(argv[1], 3, rows) || !parse_extent(argv[2], 1, cols))) {
         std::cerr << "usage: normalize [rows cols]   (rows >= 3, cols >= 1; default 6 5)\n";
@@ -79,8 +75,8 @@ int main(int argc, char** argv)
     }
     const bsx::array<double, 2> x = make_input(rows, cols);
     const bool shows_all = rows <= 6 && cols <= 6;
-    std::cout << std::setprecision(6) << "x " << bsx::format_shape(x.shape())
-              << (shows_all ? "" : ", top-left corner") << ":\n"
+    std::cout << std::setprecision(6) << "x " << bsx::format_shape(x.shape()) << (shows_all ? "" : ", top-left corner")
+              << ":\n"
               << corner(x) << '\n';
     bsx::index_t failures = 0;
 
@@ -134,10 +130,9 @@ int main(int argc, char** argv)
     // The same in one expression: exp is then evaluated twice per element (once for the
     // row sums, once for the numerator), but no (rows, cols) array e is stored.
     const auto shifted = x - bsx::max(x, bsx::axis(1), bsx::keepdims);
-    const bsx::array<double, 2> s_one =
-        bsx::exp(shifted) / bsx::sum(bsx::exp(shifted), bsx::axis(1), bsx::keepdims);
-    std::cout << "one-expression softmax identical to the two-step one: "
-              << (bsx::array_equal(s, s_one) ? "yes" : "no") << '\n';
+    const bsx::array<double, 2> s_one = bsx::exp(shifted) / bsx::sum(bsx::exp(shifted), bsx::axis(1), bsx::keepdims);
+    std::cout << "one-expression softmax identical to the two-step one: " << (bsx::array_equal(s, s_one) ? "yes" : "no")
+              << '\n';
 
     // The naive formula, for contrast: fine on the moderate rows, NaN on rows 0 and 1.
     const bsx::array<double, 2> naive = bsx::exp(x) / bsx::sum(bsx::exp(x), bsx::axis(1), bsx::keepdims);
@@ -148,11 +143,9 @@ int main(int argc, char** argv)
     // divide), every value finite and within 1e-12 (relative) of it, each row summing to 1.
     for (bsx::index_t i = 0; i < rows; ++i) {
         double row_max = x(i, 0);
-        for (bsx::index_t j = 1; j < cols; ++j)
-            row_max = std::max(row_max, x(i, j));
+        for (bsx::index_t j = 1; j < cols; ++j) row_max = std::max(row_max, x(i, j));
         double denom = 0.0;
-        for (bsx::index_t j = 0; j < cols; ++j)
-            denom += std::exp(x(i, j) - row_max);
+        for (bsx::index_t j = 0; j < cols; ++j) denom += std::exp(x(i, j) - row_max);
         double row_sum = 0.0;
         for (bsx::index_t j = 0; j < cols; ++j) {
             const double want = std::exp(x(i, j) - row_max) / denom;

@@ -22,8 +22,7 @@
 #include <random>
 #include <string>
 
-int main(int argc, char** argv)
-{
+int main(int argc, char** argv) {
     const bsx::index_t n = argc > 1 ? std::atol(argv[1]) : 1000;
     if (n < 1) {
         std::cerr << "usage: point_cloud [n]   (n >= 1)\n";

@@ -20,44 +20,41 @@
 namespace {
 
 // A deterministic test image of shape (rows, cols, 3), values 0..255.
-bsx::array<double, 3> make_image(bsx::index_t rows, bsx::index_t cols)
-{
+bsx::array<double, 3> make_image(bsx::index_t rows, bsx::index_t cols) {
     bsx::array<double, 3> img = bsx::zeros<double>(rows, cols, 3);
     for (bsx::index_t r = 0; r < rows; ++r)
         for (bsx::index_t c = 0; c < cols; ++c)
-            for (bsx::index_t ch = 0; ch < 3; ++ch)
-                img(r, c, ch) = double((7 * r + 3 * c + 85 * ch) % 256);
+            for (bsx::index_t ch = 0; ch < 3; ++ch) img(r, c, ch) = double((7 * r + 3 * c + 85 * ch) % 256);
     return img;
 }
 
-void print_pixel(const char* label, const bsx::array<double, 3>& img, bsx::index_t r, bsx::index_t c)
-{
-    std::cout << "  " << label << " pixel (" << r << ", " << c << "): [" << img(r, c, 0) << ", " << img(r, c, 1)
-              << ", " << img(r, c, 2) << "]\n";
+void print_pixel(const char* label, const bsx::array<double, 3>& img, bsx::index_t r, bsx::index_t c) {
+    std::cout << "  " << label << " pixel (" << r << ", " << c << "): [" << img(r, c, 0) << ", " << img(r, c, 1) << ", "
+              << img(r, c, 2) << "]\n";
 }
 
 // Number of elements where `got` and `want` differ (both are the same product of the
 // same two doubles, so they must agree exactly).
-bsx::index_t count_mismatches(const bsx::array<double, 3>& got, const bsx::array<double, 3>& want)
-{
+bsx::index_t count_mismatches(const bsx::array<double, 3>& got, const bsx::array<double, 3>& want) {
     bsx::index_t bad = 0;
-    for (auto g = got.begin(), w = want.begin(); g != got.end(); ++g, ++w)
-        bad += *g != *w;
+    for (auto g = got.begin(), w = want.begin(); g != got.end(); ++g, ++w) bad += *g != *w;
     return bad;
 }
 
-bool parse_extent(const char* text, bsx::index_t& out)
-{
+bool parse_extent(const char* text, bsx::index_t& out) {
     const std::string arg = text;
     std::size_t used = 0;
-    try { out = std::stol(arg, &used); } catch (const std::exception&) { return false; }
+    try {
+        out = std::stol(arg, &used);
+    } catch (const std::exception&) {
+        return false;
+    }
     return out >= 1 && used == arg.size();
 }
 
-} // namespace
+}  // namespace
 
-int main(int argc, char** argv)
-{
+int main(int argc, char** argv) {
     bsx::index_t rows = 480, cols = 640;
     if (argc != 1 && (argc != 3 || !parse_extent(argv[1], rows) || !parse_extent(argv[2], cols))) {
         std::cerr << "usage: rgb_scale [rows cols]   (both >= 1; default 480 640)\n";
@@ -71,8 +68,7 @@ int main(int argc, char** argv)
     bsx::array<double, 3> expected = original;
     for (bsx::index_t r = 0; r < rows; ++r)
         for (bsx::index_t c = 0; c < cols; ++c)
-            for (bsx::index_t ch = 0; ch < 3; ++ch)
-                expected(r, c, ch) *= factor[ch];
+            for (bsx::index_t ch = 0; ch < 3; ++ch) expected(r, c, ch) *= factor[ch];
 
     // --- Octave rules -----------------------------------------------------------
     // Octave's [0.8, 0.9, 1.2] is a 1 x 3 matrix. Under Octave rules a shorter shape is
@@ -83,7 +79,7 @@ int main(int argc, char** argv)
     // placement is written with bsx::in_dims<3>(w, {0, 2}): axis 0 of w (extent 1) goes to
     // axis 0, axis 1 of w (the three factors) to axis 2, the channel axis, and axis 1 gets
     // extent 1 -- exactly where permute puts them. (A strided view; nothing is copied.)
-    const bsx::array<double, 2> w{{0.8, 0.9, 1.2}};  // shape (1,3), Octave's row vector
+    const bsx::array<double, 2> w{{0.8, 0.9, 1.2}};      // shape (1,3), Octave's row vector
     const auto w_channels = bsx::in_dims<3>(w, {0, 2});  // shape (1,1,3)
 
     bsx::array<double, 3> img_octave = original;

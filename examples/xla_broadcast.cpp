@@ -29,8 +29,7 @@ int failures = 0;
 
 // Prints `got` and compares it with `expected` (shape and every element).
 template <class E, class T, std::size_t N>
-void check(const std::string& what, const E& got, const bsx::array<T, N>& expected)
-{
+void check(const std::string& what, const E& got, const bsx::array<T, N>& expected) {
     const bool ok = bsx::array_equal(got, expected);
     std::cout << what << "  ->  shape " << bsx::format_shape(got.shape()) << (ok ? "" : "   MISMATCH") << '\n'
               << got << "\n\n";
@@ -41,18 +40,16 @@ void check(const std::string& what, const E& got, const bsx::array<T, N>& expect
 }
 
 template <std::size_t N>
-void check_shape(const std::string& what, const bsx::shape_t<N>& got, const bsx::shape_t<N>& expected)
-{
+void check_shape(const std::string& what, const bsx::shape_t<N>& got, const bsx::shape_t<N>& expected) {
     const bool ok = got == expected;
-    std::cout << what << "  ->  " << bsx::format_shape(got) << (ok ? "" : "   MISMATCH, expected " + bsx::format_shape(expected))
-              << '\n';
+    std::cout << what << "  ->  " << bsx::format_shape(got)
+              << (ok ? "" : "   MISMATCH, expected " + bsx::format_shape(expected)) << '\n';
     failures += !ok;
 }
 
 // Runs `f`, which must throw bsx::broadcast_error, and prints the message.
 template <class F>
-void expect_error(const std::string& what, F f)
-{
+void expect_error(const std::string& what, F f) {
     try {
         f();
     } catch (const bsx::broadcast_error& e) {
@@ -63,21 +60,17 @@ void expect_error(const std::string& what, F f)
     ++failures;
 }
 
-void section(const char* title)
-{
-    std::cout << "=== " << title << " ===\n\n";
-}
+void section(const char* title) { std::cout << "=== " << title << " ===\n\n"; }
 
-} // namespace
+}  // namespace
 
-int main()
-{
+int main() {
     // Everything below uses XLA rules: tagging one operand of an expression tags the
     // whole expression, so `xla(m) + v` would not compile for a rank-1 v.
     const auto xla = [](const auto& x) { return bsx::with_rules<bsx::xla_rules>(x); };
 
     const bsx::array<double, 2> m{{1, 2, 3}, {4, 5, 6}};  // shape (2,3)
-    const bsx::array<double, 1> v{7, 8, 9};                // shape (3,)
+    const bsx::array<double, 1> v{7, 8, 9};               // shape (3,)
 
     // ------------------------------------------------------------------ scalars
     section("a scalar meets any array without dims");
@@ -113,15 +106,14 @@ int main()
     // ------------------------------------------------ (2,3,4) box, (3,4) matrix
     section("(2,3,4) box plus (3,4) matrix: dims {1, 2}");
     bsx::array<double, 1> box_values = bsx::arange<double>(24);
-    const auto box = bsx::reshape<3>(box_values, {2, 3, 4});           // box(i,j,k) = 12i + 4j + k
+    const auto box = bsx::reshape<3>(box_values, {2, 3, 4});  // box(i,j,k) = 12i + 4j + k
     bsx::array<double, 1> mat_values = 100.0 * bsx::arange<double>(12);
-    const auto mat = bsx::reshape<2>(mat_values, {3, 4});              // mat(j,k) = 100 (4j + k)
+    const auto mat = bsx::reshape<2>(mat_values, {3, 4});  // mat(j,k) = 100 (4j + k)
     const bsx::array<double, 3> box_sum = bsx::add(xla(box), mat, {1, 2});
     bsx::array<double, 3> box_loop = bsx::zeros<double>(2, 3, 4);
     for (bsx::index_t i = 0; i < 2; ++i)
         for (bsx::index_t j = 0; j < 3; ++j)
-            for (bsx::index_t k = 0; k < 4; ++k)
-                box_loop(i, j, k) = box(i, j, k) + mat(j, k);
+            for (bsx::index_t k = 0; k < 4; ++k) box_loop(i, j, k) = box(i, j, k) + mat(j, k);
     check("add(xla(box), mat, {1, 2})", box_sum, box_loop);
 
     // ------------------------------------ the formal definition: MxNxPxQ = 2x3x4x5
@@ -148,10 +140,9 @@ int main()
     for (bsx::index_t i = 0; i < 2; ++i)
         for (bsx::index_t j = 0; j < 3; ++j)
             for (bsx::index_t k = 0; k < 4; ++k)
-                for (bsx::index_t l = 0; l < 5; ++l)
-                    placed_ok &= placed(i, j, k, l) == tv(i, l);
-    std::cout << "add(xla(big), tv, {0, 3}) holds tv(i, l) at every (i, j, k, l): " << (placed_ok ? "yes" : "NO, MISMATCH")
-              << "\n\n";
+                for (bsx::index_t l = 0; l < 5; ++l) placed_ok &= placed(i, j, k, l) == tv(i, l);
+    std::cout << "add(xla(big), tv, {0, 3}) holds tv(i, l) at every (i, j, k, l): "
+              << (placed_ok ? "yes" : "NO, MISMATCH") << "\n\n";
     failures += !placed_ok;
 
     // ------------------------------------------------------ invalid dims lists
@@ -162,10 +153,12 @@ int main()
     expect_error("in_dims<4>((4,3) matrix, {2, 2})  (one axis twice)", [&] { (void)bsx::in_dims<4>(t_by_v, {2, 2}); });
     expect_error("in_dims<4>((4,3) matrix, {1, 4})  (no axis 4)", [&] { (void)bsx::in_dims<4>(t_by_v, {1, 4}); });
     expect_error("in_dims<4>((4,3) matrix, {1})     (one dim short)", [&] { (void)bsx::in_dims<4>(t_by_v, {1}); });
-    expect_error("add(xla(big), (3,4) matrix, {2, 1})",
-                 [&] { (void)bsx::add(xla(big), bsx::zeros<double>(3, 4), {2, 1}); });
-    expect_error("broadcast_in_dim(v, {2, 4}, {1})  (3 elements on an axis of 4)",
-                 [&] { (void)bsx::broadcast_in_dim(v, bsx::shape_t<2>{2, 4}, {1}); });
+    expect_error("add(xla(big), (3,4) matrix, {2, 1})", [&] {
+        (void)bsx::add(xla(big), bsx::zeros<double>(3, 4), {2, 1});
+    });
+    expect_error("broadcast_in_dim(v, {2, 4}, {1})  (3 elements on an axis of 4)", [&] {
+        (void)bsx::broadcast_in_dim(v, bsx::shape_t<2>{2, 4}, {1});
+    });
     std::cout << '\n';
 
     // ------------------------------------------- equal ranks, degenerate axes
@@ -179,14 +172,15 @@ int main()
     expect_error("(7,2,5) and (7,2,6)", [] {
         (void)bsx::broadcast_shapes<bsx::xla_rules>(bsx::shape_t<3>{7, 2, 5}, bsx::shape_t<3>{7, 2, 6});
     });
-    expect_error("xla(zeros(7,2,5)) + zeros(7,2,6)",
-                 [] { (void)(bsx::with_rules<bsx::xla_rules>(bsx::zeros<double>(7, 2, 5)) + bsx::zeros<double>(7, 2, 6)); });
+    expect_error("xla(zeros(7,2,5)) + zeros(7,2,6)", [] {
+        (void)(bsx::with_rules<bsx::xla_rules>(bsx::zeros<double>(7, 2, 5)) + bsx::zeros<double>(7, 2, 6));
+    });
     check_shape("(2,1) and (1,3), the outer operation",
                 bsx::broadcast_shapes<bsx::xla_rules>(bsx::shape_t<2>{2, 1}, bsx::shape_t<2>{1, 3}), {2, 3});
     std::cout << '\n';
-    const bsx::array<double, 2> col{{1}, {2}};                             // (2,1)
-    const bsx::array<double, 2> wide{{10, 20, 30}, {40, 50, 60}};          // (2,3)
-    const bsx::array<double, 2> row{{10, 20, 30}};                         // (1,3)
+    const bsx::array<double, 2> col{{1}, {2}};                     // (2,1)
+    const bsx::array<double, 2> wide{{10, 20, 30}, {40, 50, 60}};  // (2,3)
+    const bsx::array<double, 2> row{{10, 20, 30}};                 // (1,3)
     check("xla(col) + wide, (2,1) and (2,3)", xla(col) + wide, bsx::array<double, 2>{{11, 21, 31}, {42, 52, 62}});
     check("xla(col) + row, (2,1) and (1,3)", xla(col) + row, bsx::array<double, 2>{{11, 21, 31}, {12, 22, 32}});
 

@@ -446,7 +446,8 @@ BOOST_AUTO_TEST_CASE(strided_slices_overlapping) {
     for (index_t i = 2; i < n; i += 2) e2[std::size_t(i)] = g[std::size_t(i - 2)];
     test_support::for_thread_counts([&] {
         auto v = make_array<1>({n}, g);
-        bsx::slice(v, bsx::range(0, n - 1, 2)) = bsx::slice(v, bsx::range(1, n, 2)) + bsx::slice(v, bsx::range(0, n - 1, 2));
+        bsx::slice(v, bsx::range(0, n - 1, 2)) =
+            bsx::slice(v, bsx::range(1, n, 2)) + bsx::slice(v, bsx::range(0, n - 1, 2));
         expect_array(v, {n}, e1);
         auto w = make_array<1>({n}, g);
         bsx::slice(w, bsx::range(2, n, 2)) = bsx::slice(w, bsx::range(0, n - 2, 2));
@@ -587,7 +588,8 @@ BOOST_AUTO_TEST_CASE(permute_non_cube_onto_itself_resizes) {
     vec expected(g.size());
     for (index_t i = 0; i < B; ++i)
         for (index_t j = 0; j < C; ++j)
-            for (index_t k = 0; k < A; ++k) expected[std::size_t((i * C + j) * A + k)] = g[std::size_t((k * B + i) * C + j)];
+            for (index_t k = 0; k < A; ++k)
+                expected[std::size_t((i * C + j) * A + k)] = g[std::size_t((k * B + i) * C + j)];
     auto a = make_array<3>({A, B, C}, g);
     a = bsx::permute(a, {1, 2, 0});
     expect_array(a, {B, C, A}, expected);
@@ -646,7 +648,8 @@ BOOST_AUTO_TEST_CASE(destination_shrinks_and_is_read) {
     const vec h = random_values(20, 145);
     vec e2(6);
     for (index_t i = 0; i < 2; ++i)
-        for (index_t j = 0; j < 3; ++j) e2[std::size_t(i * 3 + j)] = h[std::size_t((2 * i) * 5 + 1)] + h[std::size_t(3 * 5 + j)];
+        for (index_t j = 0; j < 3; ++j)
+            e2[std::size_t(i * 3 + j)] = h[std::size_t((2 * i) * 5 + 1)] + h[std::size_t(3 * 5 + j)];
     auto a = make_array<2>({4, 5}, h);
     a = bsx::slice(a, bsx::range(0, 4, 2), bsx::range(1, 2)) + bsx::slice(a, bsx::range(3, 4), bsx::range(0, 3));
     expect_array(a, {2, 3}, e2);

@@ -178,8 +178,8 @@ BOOST_AUTO_TEST_CASE(floyd_warshall_step_n512) {
             for (index_t k : {index_t(1), index_t(255), index_t(511)}) {
                 const auto u = measure([&] { dist = bsx::min(dist, dist.col(k) + dist.row(k)); });
                 BOOST_TEST_MESSAGE("Floyd-Warshall step n=512 k=" << k << " threads=" << t << ": " << u.calls
-                                                                 << " allocations, " << u.bytes << " bytes (bound "
-                                                                 << bound << ")");
+                                                                  << " allocations, " << u.bytes << " bytes (bound "
+                                                                  << bound << ")");
                 BOOST_TEST(u.bytes <= bound, "k = " << k << ": " << u.bytes << " bytes allocated, bound " << bound);
                 BOOST_TEST(u.calls <= 4u, "k = " << k << ": " << u.calls << " allocation calls");
             }
@@ -209,15 +209,14 @@ BOOST_AUTO_TEST_CASE(six_operand_chain_allocates_nothing) {
         BOOST_TEST_CONTEXT("threads = " << t) {
             r = a * b + c * d - e / (f + 1.0);  // warm-up
             const auto u = measure([&] { r = a * b + c * d - e / (f + 1.0); });
-            BOOST_TEST_MESSAGE("r = a*b + c*d - e/(f + 1.0), 1000x1000, threads=" << t << ": " << u.calls
-                                                                                  << " allocations, " << u.bytes
-                                                                                  << " bytes");
+            BOOST_TEST_MESSAGE("r = a*b + c*d - e/(f + 1.0), 1000x1000, threads="
+                               << t << ": " << u.calls << " allocations, " << u.bytes << " bytes");
             BOOST_TEST(u.calls == 0u);
             BOOST_TEST(u.bytes == 0u);
             // Spot-check values.
             for (std::size_t k : {std::size_t(0), std::size_t(123457), std::size_t(999999)}) {
-                const double want = a.data()[k] * b.data()[k] + c.data()[k] * d.data()[k] -
-                                    e.data()[k] / (f.data()[k] + 1.0);
+                const double want =
+                    a.data()[k] * b.data()[k] + c.data()[k] * d.data()[k] - e.data()[k] / (f.data()[k] + 1.0);
                 BOOST_TEST(r.data()[k] == want);
             }
         }
@@ -289,8 +288,8 @@ BOOST_AUTO_TEST_CASE(aliasing_copies_only_the_overlapping_operand) {
             a = a + bsx::transpose(a);  // warm-up
             // Only transpose(a) overlaps unsafely: one n*n copy.
             const auto u1 = measure([&] { a = a + bsx::transpose(a) + other; });
-            BOOST_TEST_MESSAGE("a = a + transpose(a) + other, n=400, threads=" << t << ": " << u1.calls
-                                                                             << " allocations, " << u1.bytes << " bytes");
+            BOOST_TEST_MESSAGE("a = a + transpose(a) + other, n=400, threads="
+                               << t << ": " << u1.calls << " allocations, " << u1.bytes << " bytes");
             BOOST_TEST(u1.bytes <= std::size_t(n * n) * sizeof(double) + 256);
             // Disjoint rows of the destination's array: no copy at all.
             const auto u2 = measure([&] { a.row(0) = a.row(1) + a.row(2); });
@@ -300,14 +299,15 @@ BOOST_AUTO_TEST_CASE(aliasing_copies_only_the_overlapping_operand) {
             BOOST_TEST(u3.calls == 0u);
             // Reading its own row: one copy of n elements.
             const auto u4 = measure([&] { a += a.row(5); });
-            BOOST_TEST_MESSAGE("a += a.row(5), n=400, threads=" << t << ": " << u4.calls << " allocations, "
-                                                              << u4.bytes << " bytes");
+            BOOST_TEST_MESSAGE("a += a.row(5), n=400, threads=" << t << ": " << u4.calls << " allocations, " << u4.bytes
+                                                                << " bytes");
             BOOST_TEST(u4.bytes <= std::size_t(n) * sizeof(double) + 256);
             // A slice shifted onto itself: one copy of (n-1) rows... of a 1-D vector here.
             bsx::array<double, 1> v = bsx::arange<double>(100000);
-            const auto u5 = measure([&] { bsx::slice(v, bsx::range(1, 100000)) = bsx::slice(v, bsx::range(0, 99999)); });
+            const auto u5 =
+                measure([&] { bsx::slice(v, bsx::range(1, 100000)) = bsx::slice(v, bsx::range(0, 99999)); });
             BOOST_TEST_MESSAGE("v[1:] = v[:-1], n=100000, threads=" << t << ": " << u5.calls << " allocations, "
-                                                                   << u5.bytes << " bytes");
+                                                                    << u5.bytes << " bytes");
             BOOST_TEST(u5.bytes <= std::size_t(99999) * sizeof(double) + 256);
             BOOST_TEST(v(0) == 0.0);
             BOOST_TEST(v(1) == 0.0);
@@ -332,8 +332,9 @@ BOOST_AUTO_TEST_CASE(fused_matrix_product_allocates_nothing) {
         BOOST_TEST_CONTEXT("threads = " << t) {
             r = bsx::sum(bsx::in_dims<3>(a, {0, 1}) * bsx::in_dims<3>(b, {1, 2}), bsx::axis(1));  // warm-up
             r = 0.0;
-            const auto u = measure(
-                [&] { r = bsx::sum(bsx::in_dims<3>(a, {0, 1}) * bsx::in_dims<3>(b, {1, 2}), bsx::axis(1)); });
+            const auto u = measure([&] {
+                r = bsx::sum(bsx::in_dims<3>(a, {0, 1}) * bsx::in_dims<3>(b, {1, 2}), bsx::axis(1));
+            });
             BOOST_TEST_MESSAGE("r = sum(in_dims<3>(a,{0,1}) * in_dims<3>(b,{1,2}), axis(1)), n=100, threads="
                                << t << ": " << u.calls << " allocations, " << u.bytes << " bytes");
             BOOST_TEST(u.calls == 0u, u.calls << " allocation calls, " << u.bytes << " bytes");
@@ -427,7 +428,7 @@ BOOST_AUTO_TEST_CASE(views_of_lazy_expressions_allocate_no_temporary) {
             BOOST_TEST(r(4, 6) == 12.0);
             const auto u6 = measure([&] { sums = bsx::sum(bsx::transpose(a * b), bsx::axis(1)); });
             BOOST_TEST_MESSAGE("sums = sum(transpose(a * b), axis(1)), threads=" << t << ": " << u6.calls
-                                                                                << " allocations");
+                                                                                 << " allocations");
             BOOST_TEST(u6.calls == 0u);
             // Aliasing: the one leaf that reads other elements than those written is copied
             // (n*n doubles); a + 1 itself is never stored.
@@ -462,9 +463,9 @@ BOOST_AUTO_TEST_CASE(all_static_assignments_allocate_nothing) {
                 r = a * b + c;
                 r = bsx::where(a > 0, a, -a);
                 r += row;
-                r = r * 2.0 + r;        // reads each element where it is written
+                r = r * 2.0 + r;                  // reads each element where it is written
                 r = r / bsx::slice(r, 1, 1) + r;  // reads r(1, 1), written before the end: stack copy
-                r = bsx::transpose(r);  // a view of the destination: stack copy
+                r = bsx::transpose(r);            // a view of the destination: stack copy
                 mat44 made = a - row;
                 dynamic_dest = made * c;  // the static loop into an array
                 sink = made.data();

@@ -72,9 +72,11 @@ BOOST_AUTO_TEST_CASE(nan_in_min_and_max) {
     const bsx::array<double, 1> y{2.0, 2.0, nan};
     const auto mn = bsx::eval(bsx::min(x, y));  // np.minimum
     BOOST_TEST((mn(0) == 1.0 && std::isnan(mn(1)) && std::isnan(mn(2))));
-    BOOST_TEST(values(bsx::fmin(x, y)) == (std::vector<double>{1, 2, 3}), boost::test_tools::per_element());  // Octave min
-    BOOST_TEST(values(bsx::fmax(x, y)) == (std::vector<double>{2, 2, 3}), boost::test_tools::per_element());  // Octave max
-    BOOST_TEST(std::isnan(bsx::max(x)));  // np.max; Octave's max(x) would be 3
+    BOOST_TEST(values(bsx::fmin(x, y)) == (std::vector<double>{1, 2, 3}),
+               boost::test_tools::per_element());  // Octave min
+    BOOST_TEST(values(bsx::fmax(x, y)) == (std::vector<double>{2, 2, 3}),
+               boost::test_tools::per_element());                         // Octave max
+    BOOST_TEST(std::isnan(bsx::max(x)));                                  // np.max; Octave's max(x) would be 3
     BOOST_TEST(bsx::min(bsx::where(bsx::isnan(x), HUGE_VAL, x)) == 1.0);  // np.nanmin
 }
 
@@ -105,8 +107,8 @@ BOOST_AUTO_TEST_CASE(reductions_keep_octave_shapes) {
     BOOST_TEST(fmt(bsx::sum(a, bsx::axis(0)).shape()) == "(3,)");
     // the matrix product written as Octave's warning writes it, fused
     const bsx::array<double, 2> A{{1, 2}, {3, 4}}, B{{5, 6}, {7, 8}};
-    const auto c = bsx::eval(
-        bsx::sum(bsx::in_dims<3>(A, {0, 2}) * bsx::in_dims<3>(bsx::transpose(B), {1, 2}), bsx::axis(2)));
+    const auto c =
+        bsx::eval(bsx::sum(bsx::in_dims<3>(A, {0, 2}) * bsx::in_dims<3>(bsx::transpose(B), {1, 2}), bsx::axis(2)));
     BOOST_TEST(values(c) == (std::vector<double>{19, 22, 43, 50}), boost::test_tools::per_element());
     const auto c2 = bsx::eval(bsx::sum(bsx::in_dims<3>(A, {0, 1}) * bsx::in_dims<3>(B, {1, 2}), bsx::axis(1)));
     BOOST_TEST(values(c2) == (std::vector<double>{19, 22, 43, 50}), boost::test_tools::per_element());

@@ -41,7 +41,7 @@ constexpr bool addable = requires(const A& a, const B& b) { a + b; };
 template <class A, class B>
 constexpr bool modulus_able = requires(const A& a, const B& b) { a % b; };
 template <class A, class B>
-constexpr bool bit_and_able = requires(const A& a, const B& b) { a & b; };
+constexpr bool bit_and_able = requires(const A& a, const B& b) { a& b; };
 template <class A>
 constexpr bool bit_not_able = requires(const A& a) { ~a; };
 template <class A, class B>

@@ -8,10 +8,6 @@
 
 using bsx_conformance::op_group;
 
-BOOST_AUTO_TEST_CASE(committed_case_file) {
-  bsx_conformance::run_committed_file<op_group::arithmetic>();
-}
+BOOST_AUTO_TEST_CASE(committed_case_file) { bsx_conformance::run_committed_file<op_group::arithmetic>(); }
 
-BOOST_AUTO_TEST_CASE(shared_case_file) {
-  bsx_conformance::run_shared_file<op_group::arithmetic>();
-}
+BOOST_AUTO_TEST_CASE(shared_case_file) { bsx_conformance::run_shared_file<op_group::arithmetic>(); }

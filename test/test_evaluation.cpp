@@ -76,8 +76,8 @@ constexpr index_t M = 301, N = 299;  // 89999 elements: parallel, partitions spl
 
 struct inputs {
     vec x = random_values(std::size_t(M * N), 1);
-    vec y = random_values(std::size_t(N), 2);   // a row (N,)
-    vec z = random_values(std::size_t(M), 3);   // a column (M,1)
+    vec y = random_values(std::size_t(N), 2);  // a row (N,)
+    vec z = random_values(std::size_t(M), 3);  // a column (M,1)
     bsx::array<double, 2> X = make_array<2>({M, N}, x);
     bsx::array<double, 1> Y = make_array<1>({N}, y);
     bsx::array<double, 2> Z = make_array<2>({M, 1}, z);
@@ -341,18 +341,18 @@ BOOST_AUTO_TEST_CASE(construction_from_expression) {
 }
 
 BOOST_AUTO_TEST_CASE(assignment_with_resize) {
-    const bsx::array<double, 2> col{{1}, {2}, {3}};   // (3,1)
-    const bsx::array<double, 1> row{10, 20};          // (2,)
-    bsx::array<double, 2> r;                          // (0,0)
+    const bsx::array<double, 2> col{{1}, {2}, {3}};  // (3,1)
+    const bsx::array<double, 1> row{10, 20};         // (2,)
+    bsx::array<double, 2> r;                         // (0,0)
     BOOST_TEST(r.size() == 0);
-    r = col + row;                                    // resized to (3,2)
+    r = col + row;  // resized to (3,2)
     expect_array(r, {3, 2}, vec{11, 21, 12, 22, 13, 23}, ref_tol);
-    r = row * 2.0 + bsx::zeros<double>(1, 2);         // resized to (1,2)
+    r = row * 2.0 + bsx::zeros<double>(1, 2);  // resized to (1,2)
     expect_array(r, {1, 2}, vec{20, 40}, ref_tol);
     const double* before = nullptr;
-    r = bsx::zeros<double>(4, 5) + 1.5;               // (4,5)
+    r = bsx::zeros<double>(4, 5) + 1.5;  // (4,5)
     before = r.data();
-    r = bsx::ones<double>(4, 5) * 3.0;                // same shape: written in place
+    r = bsx::ones<double>(4, 5) * 3.0;  // same shape: written in place
     BOOST_TEST(r.data() == before);
     expect_array(r, {4, 5}, vec(20, 3.0), ref_tol);
 }
@@ -409,10 +409,10 @@ BOOST_AUTO_TEST_CASE(view_assignment_never_resizes) {
     bsx::array<double, 2> a = bsx::zeros<double>(3, 4);
     const double* data = a.data();
     const bsx::array<double, 1> r{1, 2, 3, 4};
-    a.row(1) = r * 10.0;                                  // (4,) into (1,4)
+    a.row(1) = r * 10.0;                                         // (4,) into (1,4)
     bsx::slice(a, bsx::range(0, 3, 2), bsx::range(1, 3)) = 7.0;  // scalar fill of a view
-    a.col(3) = bsx::ones<double>(3, 1) * -1.0;            // (3,1) into (3,1)
-    bsx::slice(a, 2) = bsx::slice(a, 1) + 0.5;            // rank-1 views
+    a.col(3) = bsx::ones<double>(3, 1) * -1.0;                   // (3,1) into (3,1)
+    bsx::slice(a, 2) = bsx::slice(a, 1) + 0.5;                   // rank-1 views
     BOOST_TEST(a.data() == data);
     expect_array(a, {3, 4}, vec{0, 7, 7, -1, 10, 20, 30, -1, 10.5, 20.5, 30.5, -0.5}, ref_tol);
     // Broadcast from a smaller shape fills the whole view.
@@ -479,7 +479,8 @@ BOOST_AUTO_TEST_CASE(rows_of_three_times_vector) {
     const auto F = make_array<1>({3}, f);
     vec expected(p.size());
     for (index_t i = 0; i < R; ++i)
-        for (index_t c = 0; c < 3; ++c) expected[std::size_t(i * 3 + c)] = p[std::size_t(i * 3 + c)] * f[std::size_t(c)];
+        for (index_t c = 0; c < 3; ++c)
+            expected[std::size_t(i * 3 + c)] = p[std::size_t(i * 3 + c)] * f[std::size_t(c)];
     bsx::array<double, 2> r = P * F;
     expect_array(r, {R, 3}, expected, ref_tol);
     // Larger: (40000, 3), parallel.
@@ -488,7 +489,8 @@ BOOST_AUTO_TEST_CASE(rows_of_three_times_vector) {
     const auto Q = make_array<2>({L, 3}, q);
     vec e2(q.size());
     for (index_t i = 0; i < L; ++i)
-        for (index_t c = 0; c < 3; ++c) e2[std::size_t(i * 3 + c)] = q[std::size_t(i * 3 + c)] * f[std::size_t(c)] + f[std::size_t(c)];
+        for (index_t c = 0; c < 3; ++c)
+            e2[std::size_t(i * 3 + c)] = q[std::size_t(i * 3 + c)] * f[std::size_t(c)] + f[std::size_t(c)];
     const auto r2 = same_for_thread_counts([&] {
         bsx::array<double, 2> out = Q * F + F;
         return out;
@@ -540,7 +542,8 @@ BOOST_AUTO_TEST_CASE(inner_extent_two_column_broadcast) {
     const auto B = make_array<2>({m, 1}, b);
     vec expected(a.size());
     for (index_t i = 0; i < m; ++i)
-        for (index_t c = 0; c < 2; ++c) expected[std::size_t(i * 2 + c)] = a[std::size_t(i * 2 + c)] - b[std::size_t(i)];
+        for (index_t c = 0; c < 2; ++c)
+            expected[std::size_t(i * 2 + c)] = a[std::size_t(i * 2 + c)] - b[std::size_t(i)];
     const auto r = same_for_thread_counts([&] {
         bsx::array<double, 2> out = A - B;
         return out;

@@ -47,8 +47,9 @@ static_assert(bsx::static_shape_v<mat23> == bsx::shape_t<2>{2, 3});
 static_assert(bsx::static_shape_v<decltype(std::declval<mat23&>() + std::declval<vec3&>())> == bsx::shape_t<2>{2, 3});
 static_assert(bsx::static_shape_v<decltype(bsx::where(std::declval<bsx::fixed_array<bool, 2, 1>&>(), 1.0,
                                                       -std::declval<vec3&>() * 2.0))> == bsx::shape_t<2>{2, 3});
-static_assert(bsx::static_shape_v<decltype(bsx::with_rules<bsx::octave_rules>(std::declval<vec3&>()) +
-                                           std::declval<mat33&>())> == bsx::shape_t<2>{3, 3});
+static_assert(
+    bsx::static_shape_v<decltype(bsx::with_rules<bsx::octave_rules>(std::declval<vec3&>()) + std::declval<mat33&>())> ==
+    bsx::shape_t<2>{3, 3});
 static_assert(bsx::static_shape_v<decltype(std::declval<bsx::fixed_array<double, 4, 1, 3>&>() +
                                            bsx::sqrt(std::declval<bsx::fixed_array<double, 2, 1>&>()))> ==
               bsx::shape_t<3>{4, 2, 3});
@@ -59,9 +60,8 @@ using points_minus_centroid = decltype(std::declval<bsx::array<double, 2>&>() - 
 static_assert(!bsx::is_static_axis_v<points_minus_centroid, 0> && bsx::is_static_axis_v<points_minus_centroid, 1>);
 static_assert(bsx::static_extents_v<points_minus_centroid>[1] == 3);
 static_assert(!bsx::statically_shaped<points_minus_centroid>);
-static_assert(!bsx::is_static_axis_v<decltype(std::declval<bsx::fixed_array<double, 1>&>() +
-                                              std::declval<bsx::array<double, 1>&>()),
-                                     0>);
+static_assert(!bsx::is_static_axis_v<
+              decltype(std::declval<bsx::fixed_array<double, 1>&>() + std::declval<bsx::array<double, 1>&>()), 0>);
 // Views of memory and lazy views carry run-time maps: dynamic.
 static_assert(!bsx::is_static_axis_v<decltype(bsx::transpose(std::declval<mat23&>())), 0>);
 static_assert(!bsx::is_static_axis_v<decltype(bsx::sum(std::declval<mat23&>(), bsx::axis(0))), 0>);
@@ -79,7 +79,8 @@ static_assert(!std::is_assignable_v<mat33&, bsx::fixed_array<double, 2, 3>&>);
 static_assert(!std::is_constructible_v<mat33, bsx::fixed_array<double, 1, 2>&>);
 static_assert(std::is_assignable_v<mat33&, bsx::array<double, 2>&>);
 // Octave rules align the other way: (3,) with (3,3) fits, (2,) with (3,3) does not.
-static_assert(!addable<decltype(bsx::with_rules<bsx::octave_rules>(std::declval<bsx::fixed_array<double, 2>&>())), mat33>);
+static_assert(
+    !addable<decltype(bsx::with_rules<bsx::octave_rules>(std::declval<bsx::fixed_array<double, 2>&>())), mat33>);
 // Inline storage, value semantics.
 static_assert(sizeof(mat33) == 9 * sizeof(double));
 static_assert(std::is_trivially_copyable_v<mat33>);

@@ -95,17 +95,24 @@ BOOST_AUTO_TEST_SUITE(sizes)
 // The first snippet: 2^80 elements used to overflow into a wrong-size buffer.
 BOOST_AUTO_TEST_CASE(element_count_overflow_throws_before_allocating) {
     expect_throw<std::length_error>(
-        [] { bsx::array<double, 2> big(bsx::shape_t<2>{huge, huge}); },
+        [] {
+            bsx::array<double, 2> big(bsx::shape_t<2>{huge, huge});
+        },
         "bsx: array: shape (1099511627776,1099511627776) is too large: its size in bytes (8-byte elements) "
-        "exceeds PTRDIFF_MAX (" + max_text + ")");
+        "exceeds PTRDIFF_MAX (" +
+            max_text + ")");
     // the count fits, the byte count does not: 2^61 doubles are 2^64 bytes
     expect_throw<std::length_error>([] { bsx::array<double, 1> a(bsx::shape_t<1>{bsx::index_t{1} << 61}); },
                                     "shape (2305843009213693952,) is too large");
     // one element fewer than the limit in bytes is fine to check (it is the allocation that fails)
-    expect_throw<std::length_error>([] { (void)bsx::zeros<std::int16_t>(huge, huge, 8); }, "shape (1099511627776,1099511627776,8)");
+    expect_throw<std::length_error>([] { (void)bsx::zeros<std::int16_t>(huge, huge, 8); },
+                                    "shape (1099511627776,1099511627776,8)");
     expect_throw<std::length_error>([] { (void)bsx::ones<float>(huge, huge); }, "is too large");
-    expect_throw<std::length_error>([] { (void)bsx::full(bsx::shape_t<3>{huge, 0, huge}, 1.0); },
-                                    "shape (1099511627776,0,1099511627776) is too large");
+    expect_throw<std::length_error>(
+        [] {
+            (void)bsx::full(bsx::shape_t<3>{huge, 0, huge}, 1.0);
+        },
+        "shape (1099511627776,0,1099511627776) is too large");
     // a zero extent elsewhere does not hide an overflow of the others (their strides would overflow)
     expect_throw<std::length_error>([] { bsx::array<char, 3> a(bsx::shape_t<3>{0, huge, huge}); }, "is too large");
     // a large but representable empty shape is fine
@@ -115,15 +122,24 @@ BOOST_AUTO_TEST_CASE(element_count_overflow_throws_before_allocating) {
 }
 
 BOOST_AUTO_TEST_CASE(negative_extents_throw_everywhere) {
-    expect_throw<std::invalid_argument>([] { bsx::array<double, 2> a(bsx::shape_t<2>{2, -3}); },
-                                        "bsx: array: shape (2,-3) has the negative extent -3 on axis 1");
+    expect_throw<std::invalid_argument>(
+        [] {
+            bsx::array<double, 2> a(bsx::shape_t<2>{2, -3});
+        },
+        "bsx: array: shape (2,-3) has the negative extent -3 on axis 1");
     expect_throw<std::invalid_argument>([] { (void)bsx::zeros<double>(-1); }, "negative extent -1");
     expect_throw<std::invalid_argument>([] { (void)bsx::arange<int>(-5); }, "negative extent -5");
     bsx::array<double, 1> v{1, 2, 3};
-    expect_throw<std::invalid_argument>([&] { (void)bsx::broadcast_to(v, bsx::shape_t<2>{-1, 3}); },
-                                        "bsx: broadcast_to: shape (-1,3) has the negative extent -1 on axis 0");
-    expect_throw<std::invalid_argument>([&] { (void)bsx::broadcast_in_dim(v, bsx::shape_t<2>{-2, 3}, {1}); },
-                                        "bsx: broadcast_in_dim: shape (-2,3) has the negative extent -2");
+    expect_throw<std::invalid_argument>(
+        [&] {
+            (void)bsx::broadcast_to(v, bsx::shape_t<2>{-1, 3});
+        },
+        "bsx: broadcast_to: shape (-1,3) has the negative extent -1 on axis 0");
+    expect_throw<std::invalid_argument>(
+        [&] {
+            (void)bsx::broadcast_in_dim(v, bsx::shape_t<2>{-2, 3}, {1});
+        },
+        "bsx: broadcast_in_dim: shape (-2,3) has the negative extent -2");
     expect_throw<std::invalid_argument>([&] { (void)bsx::reshape<2>(v, {-3, -1}); }, "extents must be non-negative");
     expect_throw<std::invalid_argument>([&] { (void)bsx::adapt(v.data(), bsx::shape_t<1>{-3}); },
                                         "bsx: adapt: shape (-3,) has the negative extent -3");
@@ -132,19 +148,30 @@ BOOST_AUTO_TEST_CASE(negative_extents_throw_everywhere) {
 BOOST_AUTO_TEST_CASE(views_check_their_shapes) {
     bsx::array<double, 1> v{1, 2, 3};
     bsx::array<double, 0> one(1.0);
-    expect_throw<std::length_error>([&] { (void)bsx::broadcast_to(v, bsx::shape_t<3>{huge, huge, 3}); },
-                                    "bsx: broadcast_to: shape (1099511627776,1099511627776,3) is too large: its "
-                                    "element count exceeds PTRDIFF_MAX");
     expect_throw<std::length_error>(
-        [&] { (void)bsx::broadcast_in_dim(v, bsx::shape_t<3>{huge, huge, 3}, {2}); }, "bsx: broadcast_in_dim: shape");
+        [&] {
+            (void)bsx::broadcast_to(v, bsx::shape_t<3>{huge, huge, 3});
+        },
+        "bsx: broadcast_to: shape (1099511627776,1099511627776,3) is too large: its "
+        "element count exceeds PTRDIFF_MAX");
+    expect_throw<std::length_error>(
+        [&] {
+            (void)bsx::broadcast_in_dim(v, bsx::shape_t<3>{huge, huge, 3}, {2});
+        },
+        "bsx: broadcast_in_dim: shape");
     // reshape: the known extents' product overflows before -1 is inferred
     expect_throw<std::length_error>([&] { (void)bsx::reshape<3>(v, {huge, huge, -1}); }, "bsx: reshape: shape");
     expect_throw<std::length_error>([&] { (void)bsx::reshape<3>(v, {huge, huge, 3}); }, "bsx: reshape: shape");
     // adapt: the byte size of the shape, and the memory the strides span
-    expect_throw<std::length_error>([&] { (void)bsx::adapt(v.data(), bsx::shape_t<2>{huge, huge}); },
-                                    "bsx: adapt: shape (1099511627776,1099511627776) is too large");
     expect_throw<std::length_error>(
-        [&] { (void)bsx::adapt(v.data(), bsx::shape_t<2>{3, 3}, bsx::shape_t<2>{bsx::index_t{1} << 61, 1}); },
+        [&] {
+            (void)bsx::adapt(v.data(), bsx::shape_t<2>{huge, huge});
+        },
+        "bsx: adapt: shape (1099511627776,1099511627776) is too large");
+    expect_throw<std::length_error>(
+        [&] {
+            (void)bsx::adapt(v.data(), bsx::shape_t<2>{3, 3}, bsx::shape_t<2>{bsx::index_t{1} << 61, 1});
+        },
         "spans more than PTRDIFF_MAX bytes");
     expect_throw<std::length_error>(
         [&] {
@@ -164,17 +191,22 @@ BOOST_AUTO_TEST_CASE(views_check_their_shapes) {
 // broadcast_shapes takes shapes from the user too (the shapes fuzz target's model checks
 // them first; bsx used to report (-3,) with (1,) as broadcastable to (-3,)).
 BOOST_AUTO_TEST_CASE(broadcast_shapes_checks_its_inputs) {
-    expect_throw<std::invalid_argument>(
-        [] { (void)bsx::broadcast_shapes(bsx::shape_t<1>{-3}, bsx::shape_t<1>{1}); },
-        "bsx: broadcast_shapes: shape (-3,) has the negative extent -3 on axis 0");
+    expect_throw<std::invalid_argument>([] { (void)bsx::broadcast_shapes(bsx::shape_t<1>{-3}, bsx::shape_t<1>{1}); },
+                                        "bsx: broadcast_shapes: shape (-3,) has the negative extent -3 on axis 0");
     expect_throw<std::length_error>(
-        [] { (void)bsx::broadcast_shapes(bsx::shape_t<2>{huge, huge}, bsx::shape_t<0>{}); },
+        [] {
+            (void)bsx::broadcast_shapes(bsx::shape_t<2>{huge, huge}, bsx::shape_t<0>{});
+        },
         "bsx: broadcast_shapes: shape (1099511627776,1099511627776) is too large");
     expect_throw<std::length_error>(
-        [] { (void)bsx::broadcast_shapes(bsx::shape_t<2>{huge, 1}, bsx::shape_t<2>{1, huge}); },
+        [] {
+            (void)bsx::broadcast_shapes(bsx::shape_t<2>{huge, 1}, bsx::shape_t<2>{1, huge});
+        },
         "bsx: broadcast_shapes: shape (1099511627776,1099511627776) is too large");
     expect_throw<std::invalid_argument>(
-        [] { (void)bsx::broadcast_shapes(bsx::shape_t<1>{2}, bsx::shape_t<1>{1}, bsx::shape_t<2>{-1, 2}); },
+        [] {
+            (void)bsx::broadcast_shapes(bsx::shape_t<1>{2}, bsx::shape_t<1>{1}, bsx::shape_t<2>{-1, 2});
+        },
         "bsx: broadcast_shapes: shape (-1,2) has the negative extent -1 on axis 0");
 }
 
@@ -202,8 +234,7 @@ BOOST_AUTO_TEST_CASE(bad_alloc_leaves_the_destination_unchanged) {
     const bsx::array<double, 1> five{1, 2, 3, 4, 5};
     const auto unchanged = [&] {
         BOOST_TEST(fmt(a.shape()) == "(3,)");
-        BOOST_TEST(contents(a) == (std::vector<double>{1, 2, 3}),
-                   boost::test_tools::per_element());
+        BOOST_TEST(contents(a) == (std::vector<double>{1, 2, 3}), boost::test_tools::per_element());
     };
     fail_next_array_new = true;  // assignment that resizes: the new buffer fails
     BOOST_CHECK_THROW(a = five * 2.0, std::bad_alloc);
@@ -243,7 +274,8 @@ BOOST_AUTO_TEST_CASE(overflow_wraps_and_division_never_traps) {
     BOOST_TEST(values<int>(a * 2) == (std::vector<int>{2, 4, -2, 0}), boost::test_tools::per_element());
     BOOST_TEST(values<int>(-a) == (std::vector<int>{-1, -2, -INT_MAX, INT_MIN}), boost::test_tools::per_element());
     BOOST_TEST(values<int>(bsx::square(a)) == (std::vector<int>{1, 4, 1, 0}), boost::test_tools::per_element());
-    BOOST_TEST(values<int>(bsx::abs(a)) == (std::vector<int>{1, 2, INT_MAX, INT_MIN}), boost::test_tools::per_element());
+    BOOST_TEST(values<int>(bsx::abs(a)) == (std::vector<int>{1, 2, INT_MAX, INT_MIN}),
+               boost::test_tools::per_element());
     BOOST_TEST(values<int>(bsx::ldivide(b, a)) == (std::vector<int>{0, 2, INT_MAX, INT_MIN}),
                boost::test_tools::per_element());
     // mod and rem: Octave's mod(x, 0) == x; rem(x, 0) is 0 for integers (NumPy's fmod)
@@ -256,15 +288,16 @@ BOOST_AUTO_TEST_CASE(overflow_wraps_and_division_never_traps) {
                boost::test_tools::per_element());
     c = a;
     c %= b;
-    BOOST_TEST(std::vector<int>(c.begin(), c.end()) == (std::vector<int>{0, 0, 0, 0}), boost::test_tools::per_element());
+    BOOST_TEST(std::vector<int>(c.begin(), c.end()) == (std::vector<int>{0, 0, 0, 0}),
+               boost::test_tools::per_element());
 }
 
 // Every width and signedness, against a reference computed in 64-bit (or unsigned) arithmetic.
 template <class T>
 void check_wrapping_type() {
     using L = std::numeric_limits<T>;
-    const std::vector<T> xs{L::min(), T(L::min() + 1), T(-1 * std::is_signed_v<T>), T(0), T(1), T(7), T(L::max() - 1),
-                            L::max()};
+    const std::vector<T> xs{L::min(),        T(L::min() + 1), T(-1 * std::is_signed_v<T>), T(0), T(1), T(7),
+                            T(L::max() - 1), L::max()};
     const bsx::array<T, 2> x = bsx::broadcast_to(bsx::adapt(xs.data(), bsx::shape_t<2>{8, 1}), bsx::shape_t<2>{8, 8});
     const bsx::array<T, 2> y = bsx::broadcast_to(bsx::adapt(xs.data(), bsx::shape_t<2>{1, 8}), bsx::shape_t<2>{8, 8});
     using R = decltype(T() + T());  // C++ promotes: int8 + int8 is int, which cannot overflow
@@ -317,14 +350,16 @@ BOOST_AUTO_TEST_CASE(signed_with_unsigned_gives_numpy_values) {
                boost::test_tools::per_element());
     BOOST_TEST(values<std::int64_t>(bsx::max(s, u)) == (std::vector<std::int64_t>{19, 5, 4294967295}),
                boost::test_tools::per_element());
-    BOOST_TEST(values<std::int64_t>(s | u) == (std::vector<std::int64_t>{-69, 7, -1}), boost::test_tools::per_element());
+    BOOST_TEST(values<std::int64_t>(s | u) == (std::vector<std::int64_t>{-69, 7, -1}),
+               boost::test_tools::per_element());
     BOOST_TEST(values<std::int64_t>(bsx::where(s > 0, s, u)) == (std::vector<std::int64_t>{19, 5, 4294967295}),
                boost::test_tools::per_element());
     // comparisons by value, also with 64-bit unsigned operands (which have no common type)
     const bsx::array<std::int64_t, 1> big_neg{-1, 1, INT64_MIN};
     const bsx::array<std::uint64_t, 1> big{1, 1, UINT64_MAX};
     BOOST_TEST(values<bool>(big_neg < big) == (std::vector<bool>{true, false, true}), boost::test_tools::per_element());
-    BOOST_TEST(values<bool>(big_neg == big) == (std::vector<bool>{false, true, false}), boost::test_tools::per_element());
+    BOOST_TEST(values<bool>(big_neg == big) == (std::vector<bool>{false, true, false}),
+               boost::test_tools::per_element());
     BOOST_TEST(values<bool>(s >= u) == (std::vector<bool>{false, true, false}), boost::test_tools::per_element());
     BOOST_TEST(values<bool>(s != u) == (std::vector<bool>{true, true, true}), boost::test_tools::per_element());
     // a negative scalar with unsigned elements
@@ -409,13 +444,23 @@ bool serial() {
 // The fourth snippet: two elements, no threads, and it used to call std::terminate.
 BOOST_AUTO_TEST_CASE(map_exception_reaches_the_caller) {
     bsx::array<double, 1> x{0.25, 0.75};
-    auto m = bsx::map([](double v) { if (v > 0.5) throw std::runtime_error("bad"); return v; }, x);
+    auto m = bsx::map(
+        [](double v) {
+            if (v > 0.5) throw std::runtime_error("bad");
+            return v;
+        },
+        x);
     expect_throw<std::runtime_error>([&] { bsx::array<double, 1> r = m; }, "bad");
-    expect_throw<std::runtime_error>([&] { (void)bsx::eval(bsx::bsxfun([](double a, double b) {
-                                         if (a + b > 1.0) throw std::runtime_error("bsxfun bad");
-                                         return a + b;
-                                     }, x, bsx::transpose(bsx::reshape<2>(x, {1, 2})))); },
-                                     "bsxfun bad");
+    expect_throw<std::runtime_error>(
+        [&] {
+            (void)bsx::eval(bsx::bsxfun(
+                [](double a, double b) {
+                    if (a + b > 1.0) throw std::runtime_error("bsxfun bad");
+                    return a + b;
+                },
+                x, bsx::transpose(bsx::reshape<2>(x, {1, 2}))));
+        },
+        "bsxfun bad");
 }
 
 // Sizes on either side of the parallel threshold, so that 2 threads really split the work.
@@ -430,10 +475,18 @@ BOOST_AUTO_TEST_CASE(in_place_assignment_keeps_old_or_new_values) {
             const auto f = bsx::map(throwing_at{double(at)}, x);
             try {
                 switch (form) {
-                    case 0: r = f; break;                                        // same shape: in place
-                    case 1: r += f; break;                                       // compound
-                    case 2: r = bsx::where(x > -1.0, f, x); break;               // the functor in a branch
-                    case 3: bsx::slice(r, bsx::range(0, n)) = f * 2.0; break;    // through a view
+                    case 0:
+                        r = f;
+                        break;  // same shape: in place
+                    case 1:
+                        r += f;
+                        break;  // compound
+                    case 2:
+                        r = bsx::where(x > -1.0, f, x);
+                        break;  // the functor in a branch
+                    case 3:
+                        bsx::slice(r, bsx::range(0, n)) = f * 2.0;
+                        break;  // through a view
                 }
                 BOOST_ERROR("no exception");
             } catch (const user_error& e) {
@@ -486,9 +539,9 @@ BOOST_AUTO_TEST_CASE(reductions_propagate_the_exception) {
         const auto many = bsx::reshape<2>(x, {n / (n % 2 == 0 ? 2 : 1), -1});
         BOOST_CHECK_THROW((void)bsx::eval(bsx::max(bsx::map(throwing_at{double(n - 1)}, many), bsx::axis(1))),
                           user_error);
-        BOOST_CHECK_THROW((void)bsx::eval(bsx::prod(bsx::map(throwing_at{1.0}, bsx::reshape<2>(x, {1, n})),
-                                                    bsx::axis(1))),
-                          user_error);
+        BOOST_CHECK_THROW(
+            (void)bsx::eval(bsx::prod(bsx::map(throwing_at{1.0}, bsx::reshape<2>(x, {1, n})), bsx::axis(1))),
+            user_error);
         // a reduction nested in a larger expression runs before the outer loop writes anything
         bsx::array<double, 1> r(bsx::shape_t<1>{n}, 5.0);
         BOOST_CHECK_THROW(r = x + bsx::sum(bsx::map(throwing_at{2.0}, x)), user_error);

@@ -22,9 +22,12 @@ bsx::array<T, 2> random_matrix(bsx::index_t rows, bsx::index_t cols, unsigned se
     bsx::array<T, 2> a(bsx::shape_t<2>{rows, cols});
     std::mt19937 rng(seed);
     for (T& v : a) {
-        if constexpr (std::is_same_v<T, bool>) v = rng() % 2 == 0;
-        else if constexpr (std::is_integral_v<T>) v = static_cast<T>(static_cast<int>(rng() % 201) - 100);
-        else v = static_cast<T>(static_cast<int>(rng() % 2001) - 1000) / T(8);
+        if constexpr (std::is_same_v<T, bool>)
+            v = rng() % 2 == 0;
+        else if constexpr (std::is_integral_v<T>)
+            v = static_cast<T>(static_cast<int>(rng() % 201) - 100);
+        else
+            v = static_cast<T>(static_cast<int>(rng() % 2001) - 1000) / T(8);
     }
     return a;
 }
@@ -115,8 +118,9 @@ void check_strided_gathers() {
         bsx::array<T, 2> r;
         if constexpr (std::is_same_v<T, bool>) {
             r = in ^ in2;
-            check_each(r, [&](auto i, auto j) { return base(i, step > 0 ? j * step : 999 + j * step) !=
-                                                      other(i, step > 0 ? j * step : 999 + j * step); });
+            check_each(r, [&](auto i, auto j) {
+                return base(i, step > 0 ? j * step : 999 + j * step) != other(i, step > 0 ? j * step : 999 + j * step);
+            });
         } else {
             r = in + in2;
             check_each(r, [&](auto i, auto j) {

@@ -33,27 +33,37 @@ const fs::path fixtures = fs::path(BSX_TEST_DATA_DIR) / "npy";
 /// make_fixtures.py's layout_value: the element at C-order flat index i.
 template <class T>
 T layout_value(index_t i) {
-    if constexpr (std::is_same_v<T, bool>) return i % 3 == 0;
-    else if constexpr (std::is_floating_point_v<T>) return static_cast<T>(i * 0.25 - 2.0);
-    else if constexpr (std::is_unsigned_v<T>) return static_cast<T>(i % 100);
-    else return static_cast<T>(i % 100 - 50);
+    if constexpr (std::is_same_v<T, bool>)
+        return i % 3 == 0;
+    else if constexpr (std::is_floating_point_v<T>)
+        return static_cast<T>(i * 0.25 - 2.0);
+    else if constexpr (std::is_unsigned_v<T>)
+        return static_cast<T>(i % 100);
+    else
+        return static_cast<T>(i % 100 - 50);
 }
 
 /// make_fixtures.py's extremes: the six values of dtype_<name>.npy.
 template <class T>
 std::vector<T> extremes() {
     using lim = std::numeric_limits<T>;
-    if constexpr (std::is_same_v<T, bool>) return {true, false, true, true, false, false};
-    else if constexpr (std::is_floating_point_v<T>) return {T(-0.0), T(1.5), T(-2.25), lim::infinity(), -lim::infinity(), lim::quiet_NaN()};
-    else if constexpr (std::is_unsigned_v<T>) return {0, 1, 2, T(lim::max() - 1), lim::max(), 42};
-    else return {lim::min(), -1, 0, 1, lim::max(), 42};
+    if constexpr (std::is_same_v<T, bool>)
+        return {true, false, true, true, false, false};
+    else if constexpr (std::is_floating_point_v<T>)
+        return {T(-0.0), T(1.5), T(-2.25), lim::infinity(), -lim::infinity(), lim::quiet_NaN()};
+    else if constexpr (std::is_unsigned_v<T>)
+        return {0, 1, 2, T(lim::max() - 1), lim::max(), 42};
+    else
+        return {lim::min(), -1, 0, 1, lim::max(), 42};
 }
 
 /// Same bits (so NaN equals NaN and -0.0 differs from 0.0).
 template <class T>
 bool same(T a, T b) {
-    if constexpr (std::is_floating_point_v<T>) return (std::isnan(a) && std::isnan(b)) || (a == b && std::signbit(a) == std::signbit(b));
-    else return a == b;
+    if constexpr (std::is_floating_point_v<T>)
+        return (std::isnan(a) && std::isnan(b)) || (a == b && std::signbit(a) == std::signbit(b));
+    else
+        return a == b;
 }
 
 std::string file_bytes(const fs::path& p) {
@@ -210,8 +220,8 @@ BOOST_AUTO_TEST_CASE(malformed_files) {
                    "has 72");
     expect_failure([&] { (void)bsx::load_npy<double, 3>(fixtures / "bad_product_overflow.npy"); },
                    fixtures / "bad_product_overflow.npy", "more bytes than fit in 64 bits");
-    expect_failure([&] { (void)bsx::load_npy<bool, 1>(fixtures / "bad_bool_byte.npy"); }, fixtures / "bad_bool_byte.npy",
-                   "bool element 2 has the byte value 2");
+    expect_failure([&] { (void)bsx::load_npy<bool, 1>(fixtures / "bad_bool_byte.npy"); },
+                   fixtures / "bad_bool_byte.npy", "bool element 2 has the byte value 2");
     expect_failure([&] { (void)bsx::load_npy<double, 2>(fixtures / "bad_complex.npy"); }, fixtures / "bad_complex.npy",
                    "dtype '<c16' where '<f8' was asked for");
     expect_failure([&] { (void)bsx::load_npy<double, 1>(fixtures / "bad_structured.npy"); },
@@ -248,8 +258,7 @@ BOOST_AUTO_TEST_CASE(expressions_are_evaluated_on_the_way_out) {
     bsx::save_npy(dir.path / "t.npy", bsx::transpose(a) * 2.0);
     const auto t = bsx::load_npy<double, 2>(dir.path / "t.npy");
     BOOST_TEST(fmt(t.shape()) == "(3,2)");
-    BOOST_TEST(contents(t) == (std::vector<double>{2, 8, 4, 10, 6, 12}),
-               boost::test_tools::per_element());
+    BOOST_TEST(contents(t) == (std::vector<double>{2, 8, 4, 10, 6, 12}), boost::test_tools::per_element());
     bsx::save_npy(dir.path / "b.npy", a > 2.5);
     const auto b = bsx::load_npy<bool, 2>(dir.path / "b.npy");
     BOOST_TEST(std::vector<bool>(b.begin(), b.end()) == (std::vector<bool>{false, false, true, true, true, true}),

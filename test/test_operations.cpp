@@ -114,7 +114,8 @@ void expect_broadcast_error(F&& f, const std::string& message) {
 
 /// The standard message for shapes (2,3) and (2,2) under `name`.
 std::string msg_23_22(const std::string& name) {
-    return "bsx: " + name + ": shapes (2,3) and (2,2) cannot be broadcast under numpy rules: axis 1 has extents 3 and 2";
+    return "bsx: " + name +
+           ": shapes (2,3) and (2,2) cannot be broadcast under numpy rules: axis 1 has extents 3 and 2";
 }
 
 // ---------------------------------------------------------------- inputs
@@ -122,20 +123,19 @@ std::string msg_23_22(const std::string& name) {
 /// Interesting doubles: signed zeros, halves (rounding), +-1, tiny and huge values,
 /// infinities and NaN; then a sweep over [-4, 4] and (0, 1) so every domain is hit.
 std::vector<double> unary_inputs() {
-    std::vector<double> v = {-0.0, 0.0,   0.5,    -0.5,    1.0,      -1.0,     1.5,     -1.5,  2.5,
-                             -2.5, 3.5,   -3.5,   0.49999, -0.49999, 2.0,      -2.0,    10.0,  -10.0,
-                             1e-300, -1e-300, 5e-324, 1e300, -1e300, 700.0,   -745.0,  710.0, 0.75,
-                             -0.75, 0.999, -0.999, inf,    -inf,     qnan,      -qnan,    3.0,   100.5};
+    std::vector<double> v = {-0.0,   0.0,     0.5,    -0.5,    1.0,      -1.0,  1.5,    -1.5,  2.5,
+                             -2.5,   3.5,     -3.5,   0.49999, -0.49999, 2.0,   -2.0,   10.0,  -10.0,
+                             1e-300, -1e-300, 5e-324, 1e300,   -1e300,   700.0, -745.0, 710.0, 0.75,
+                             -0.75,  0.999,   -0.999, inf,     -inf,     qnan,  -qnan,  3.0,   100.5};
     for (int k = 0; k <= 800; ++k) v.push_back(-4.0 + 0.01 * k + 1e-7 * (k % 7));
     for (int k = 1; k < 100; ++k) v.push_back(k / 100.0);
     return v;
 }
 
 /// Pairs for binary functions (all combinations through an (n,1) x (1,m) broadcast).
-const std::vector<double> bin_x = {-7.0, -3.0, -2.5, -1.0, -0.5, -0.0, 0.0, 0.5, 1.0, 2.0, 2.5, 3.0, 7.0, 1e300,
-                                   inf,  -inf, qnan};
-const std::vector<double> bin_y = {-3.0, -2.0, -1.0, -0.5, -0.0, 0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 1e-300, inf, -inf,
-                                   qnan};
+const std::vector<double> bin_x = {-7.0, -3.0, -2.5, -1.0, -0.5,  -0.0, 0.0,  0.5, 1.0,
+                                   2.0,  2.5,  3.0,  7.0,  1e300, inf,  -inf, qnan};
+const std::vector<double> bin_y = {-3.0, -2.0, -1.0, -0.5, -0.0, 0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 1e-300, inf, -inf, qnan};
 
 /// Finite pairs for mod and rem (their infinite-divisor conventions are not part of the contract).
 const std::vector<double> mod_x = {-7.0, -6.0, -3.0, -2.5, -1.0, -0.5, 0.0, 0.5, 1.0, 2.5, 3.0, 6.0, 7.0, 7.5, 100.0};
@@ -320,9 +320,12 @@ BOOST_AUTO_TEST_SUITE(operators)
 BOOST_AUTO_TEST_CASE(unary_operators) {
     const auto in = unary_inputs();
     const auto x = vec(in);
-    check_unary("unary +", +x, in, [](double v) { return +v; }, true);
-    check_unary("unary -", -x, in, [](double v) { return -v; }, true);
-    check_unary("operator!", !x, in, [](double v) { return !v; }, true);
+    check_unary(
+        "unary +", +x, in, [](double v) { return +v; }, true);
+    check_unary(
+        "unary -", -x, in, [](double v) { return -v; }, true);
+    check_unary(
+        "operator!", !x, in, [](double v) { return !v; }, true);
 
     const auto xi = vec(int_x);
     const auto r_neg = bsx::eval(-xi);
@@ -343,20 +346,29 @@ BOOST_AUTO_TEST_CASE(unary_operators) {
 BOOST_AUTO_TEST_CASE(arithmetic_double) {
     const auto c = column(bin_x);
     const auto r = row(bin_y);
-    check_binary("+", c + r, bin_x, bin_y, [](double x, double y) { return x + y; }, true);
-    check_binary("-", c - r, bin_x, bin_y, [](double x, double y) { return x - y; }, true);
-    check_binary("*", c * r, bin_x, bin_y, [](double x, double y) { return x * y; }, true);
-    check_binary("/", c / r, bin_x, bin_y, [](double x, double y) { return x / y; }, true);
+    check_binary(
+        "+", c + r, bin_x, bin_y, [](double x, double y) { return x + y; }, true);
+    check_binary(
+        "-", c - r, bin_x, bin_y, [](double x, double y) { return x - y; }, true);
+    check_binary(
+        "*", c * r, bin_x, bin_y, [](double x, double y) { return x * y; }, true);
+    check_binary(
+        "/", c / r, bin_x, bin_y, [](double x, double y) { return x / y; }, true);
 }
 
 BOOST_AUTO_TEST_CASE(arithmetic_int) {
     const auto c = column(int_x);
     const auto r = row(int_y);
-    check_binary("+", c + r, int_x, int_y, [](int x, int y) { return x + y; }, true);
-    check_binary("-", c - r, int_x, int_y, [](int x, int y) { return x - y; }, true);
-    check_binary("*", c * r, int_x, int_y, [](int x, int y) { return x * y; }, true);
-    check_binary("/", c / r, int_x, int_y, [](int x, int y) { return x / y; }, true);  // truncating
-    check_binary("%", c % r, int_x, int_y, [](int x, int y) { return x % y; }, true);  // sign of dividend
+    check_binary(
+        "+", c + r, int_x, int_y, [](int x, int y) { return x + y; }, true);
+    check_binary(
+        "-", c - r, int_x, int_y, [](int x, int y) { return x - y; }, true);
+    check_binary(
+        "*", c * r, int_x, int_y, [](int x, int y) { return x * y; }, true);
+    check_binary(
+        "/", c / r, int_x, int_y, [](int x, int y) { return x / y; }, true);  // truncating
+    check_binary(
+        "%", c % r, int_x, int_y, [](int x, int y) { return x % y; }, true);  // sign of dividend
     // a few by hand
     bsx::array<int, 1> a{-7, 7, -7, 7};
     bsx::array<int, 1> b{3, -3, -3, 3};
@@ -370,15 +382,22 @@ BOOST_AUTO_TEST_CASE(arithmetic_int) {
 BOOST_AUTO_TEST_CASE(comparisons) {
     const auto c = column(bin_x);
     const auto r = row(bin_y);
-    check_binary("==", c == r, bin_x, bin_y, [](double x, double y) { return x == y; }, true);
-    check_binary("!=", c != r, bin_x, bin_y, [](double x, double y) { return x != y; }, true);
-    check_binary("<", c < r, bin_x, bin_y, [](double x, double y) { return x < y; }, true);
-    check_binary("<=", c <= r, bin_x, bin_y, [](double x, double y) { return x <= y; }, true);
-    check_binary(">", c > r, bin_x, bin_y, [](double x, double y) { return x > y; }, true);
-    check_binary(">=", c >= r, bin_x, bin_y, [](double x, double y) { return x >= y; }, true);
+    check_binary(
+        "==", c == r, bin_x, bin_y, [](double x, double y) { return x == y; }, true);
+    check_binary(
+        "!=", c != r, bin_x, bin_y, [](double x, double y) { return x != y; }, true);
+    check_binary(
+        "<", c < r, bin_x, bin_y, [](double x, double y) { return x < y; }, true);
+    check_binary(
+        "<=", c <= r, bin_x, bin_y, [](double x, double y) { return x <= y; }, true);
+    check_binary(
+        ">", c > r, bin_x, bin_y, [](double x, double y) { return x > y; }, true);
+    check_binary(
+        ">=", c >= r, bin_x, bin_y, [](double x, double y) { return x >= y; }, true);
     // mixed int / double
     const auto ci = column(int_x);
-    check_binary("int < double", ci < r, int_x, bin_y, [](int x, double y) { return x < y; }, true);
+    check_binary(
+        "int < double", ci < r, int_x, bin_y, [](int x, double y) { return x < y; }, true);
     // by hand: NaN compares unequal to everything, -0 == +0
     bsx::array<double, 1> a{qnan, -0.0, 1.0};
     bsx::array<double, 1> b{qnan, 0.0, 2.0};
@@ -392,16 +411,20 @@ BOOST_AUTO_TEST_CASE(logical) {
     const auto c = column(bin_x);
     const auto r = row(bin_y);
     // NaN is true as a bool (C++), zeros of either sign are false
-    check_binary("&&", c && r, bin_x, bin_y, [](double x, double y) { return x != 0 && y != 0; }, true);
-    check_binary("||", c || r, bin_x, bin_y, [](double x, double y) { return x != 0 || y != 0; }, true);
-    check_binary("logical_and", bsx::logical_and(c, r), bin_x, bin_y,
-                 [](double x, double y) { return x != 0 && y != 0; }, true);
-    check_binary("logical_or", bsx::logical_or(c, r), bin_x, bin_y,
-                 [](double x, double y) { return x != 0 || y != 0; }, true);
-    check_binary("logical_xor", bsx::logical_xor(c, r), bin_x, bin_y,
-                 [](double x, double y) { return (x != 0) != (y != 0); }, true);
+    check_binary(
+        "&&", c && r, bin_x, bin_y, [](double x, double y) { return x != 0 && y != 0; }, true);
+    check_binary(
+        "||", c || r, bin_x, bin_y, [](double x, double y) { return x != 0 || y != 0; }, true);
+    check_binary(
+        "logical_and", bsx::logical_and(c, r), bin_x, bin_y, [](double x, double y) { return x != 0 && y != 0; }, true);
+    check_binary(
+        "logical_or", bsx::logical_or(c, r), bin_x, bin_y, [](double x, double y) { return x != 0 || y != 0; }, true);
+    check_binary(
+        "logical_xor", bsx::logical_xor(c, r), bin_x, bin_y, [](double x, double y) { return (x != 0) != (y != 0); },
+        true);
     const auto in = unary_inputs();
-    check_unary("logical_not", bsx::logical_not(vec(in)), in, [](double v) { return v == 0; }, true);
+    check_unary(
+        "logical_not", bsx::logical_not(vec(in)), in, [](double v) { return v == 0; }, true);
     bsx::array<bool, 1> p{false, false, true, true};
     bsx::array<bool, 1> q{false, true, false, true};
     expect_values(p && q, "(4,)", {0, 0, 0, 1});
@@ -416,9 +439,12 @@ BOOST_AUTO_TEST_CASE(bitwise) {
     const std::vector<int> ys = {0, 1, 3, 10, -2, 0xff, 0x0f0f};
     const auto c = column(xs);
     const auto r = row(ys);
-    check_binary("&", c & r, xs, ys, [](int x, int y) { return x & y; }, true);
-    check_binary("|", c | r, xs, ys, [](int x, int y) { return x | y; }, true);
-    check_binary("^", c ^ r, xs, ys, [](int x, int y) { return x ^ y; }, true);
+    check_binary(
+        "&", c & r, xs, ys, [](int x, int y) { return x & y; }, true);
+    check_binary(
+        "|", c | r, xs, ys, [](int x, int y) { return x | y; }, true);
+    check_binary(
+        "^", c ^ r, xs, ys, [](int x, int y) { return x ^ y; }, true);
     const auto ti = bsx::eval(~vec(xs));
     for (std::size_t k = 0; k < xs.size(); ++k) BOOST_TEST(ti(k) == ~xs[k]);
     // bool with bool
@@ -444,10 +470,12 @@ BOOST_AUTO_TEST_CASE(min_max_nan_propagating) {
     const auto c = column(bin_x);
     const auto r = row(bin_y);
     // NumPy minimum/maximum: NaN if either is NaN
-    check_binary("min", bsx::min(c, r), bin_x, bin_y,
-                 [](double x, double y) { return std::isnan(x) || std::isnan(y) ? qnan : (y < x ? y : x); }, false);
-    check_binary("max", bsx::max(c, r), bin_x, bin_y,
-                 [](double x, double y) { return std::isnan(x) || std::isnan(y) ? qnan : (y > x ? y : x); }, false);
+    check_binary(
+        "min", bsx::min(c, r), bin_x, bin_y,
+        [](double x, double y) { return std::isnan(x) || std::isnan(y) ? qnan : (y < x ? y : x); }, false);
+    check_binary(
+        "max", bsx::max(c, r), bin_x, bin_y,
+        [](double x, double y) { return std::isnan(x) || std::isnan(y) ? qnan : (y > x ? y : x); }, false);
     BOOST_TEST(std::isnan(bsx::min(bsx::array<double, 1>{qnan}, 1.0)(0)));
     BOOST_TEST(std::isnan(bsx::min(1.0, bsx::array<double, 1>{qnan})(0)));
     BOOST_TEST(std::isnan(bsx::eval(bsx::min(bsx::array<double, 1>{qnan, 1.0}, bsx::array<double, 1>{1.0, qnan}))(0)));
@@ -457,16 +485,20 @@ BOOST_AUTO_TEST_CASE(min_max_nan_propagating) {
     // integers and mixed types
     const auto ci = column(int_x);
     const auto ri = row(int_y);
-    check_binary("min int", bsx::min(ci, ri), int_x, int_y, [](int x, int y) { return std::min(x, y); }, true);
-    check_binary("max int", bsx::max(ci, ri), int_x, int_y, [](int x, int y) { return std::max(x, y); }, true);
+    check_binary(
+        "min int", bsx::min(ci, ri), int_x, int_y, [](int x, int y) { return std::min(x, y); }, true);
+    check_binary(
+        "max int", bsx::max(ci, ri), int_x, int_y, [](int x, int y) { return std::max(x, y); }, true);
     expect_values(bsx::max(bsx::array<int, 1>{1, 5}, 2.5), "(2,)", {2.5, 5});
 }
 
 BOOST_AUTO_TEST_CASE(fmin_fmax_nan_ignoring) {
     const auto c = column(bin_x);
     const auto r = row(bin_y);
-    check_binary("fmin", bsx::fmin(c, r), bin_x, bin_y, [](double x, double y) { return std::fmin(x, y); }, false);
-    check_binary("fmax", bsx::fmax(c, r), bin_x, bin_y, [](double x, double y) { return std::fmax(x, y); }, false);
+    check_binary(
+        "fmin", bsx::fmin(c, r), bin_x, bin_y, [](double x, double y) { return std::fmin(x, y); }, false);
+    check_binary(
+        "fmax", bsx::fmax(c, r), bin_x, bin_y, [](double x, double y) { return std::fmax(x, y); }, false);
     bsx::array<double, 1> a{qnan, 1.0, qnan};
     bsx::array<double, 1> b{1.0, qnan, qnan};
     const auto lo = bsx::eval(bsx::fmin(a, b));
@@ -483,12 +515,15 @@ BOOST_AUTO_TEST_CASE(pow_atan2_hypot) {
     const auto c = column(bin_x);
     const auto r = row(bin_y);
     namespace vmath = bsx::detail::vmath;
-    check_binary("pow", bsx::pow(c, r), bin_x, bin_y, [](double x, double y) { return std::pow(x, y); }, true,
-                 libm_tolerance<vmath::pow>);
-    check_binary("atan2", bsx::atan2(c, r), bin_x, bin_y, [](double x, double y) { return std::atan2(x, y); },
-                 true, libm_tolerance<vmath::atan2>);
-    check_binary("hypot", bsx::hypot(c, r), bin_x, bin_y, [](double x, double y) { return std::hypot(x, y); },
-                 true, libm_tolerance<vmath::hypot>);
+    check_binary(
+        "pow", bsx::pow(c, r), bin_x, bin_y, [](double x, double y) { return std::pow(x, y); }, true,
+        libm_tolerance<vmath::pow>);
+    check_binary(
+        "atan2", bsx::atan2(c, r), bin_x, bin_y, [](double x, double y) { return std::atan2(x, y); }, true,
+        libm_tolerance<vmath::atan2>);
+    check_binary(
+        "hypot", bsx::hypot(c, r), bin_x, bin_y, [](double x, double y) { return std::hypot(x, y); }, true,
+        libm_tolerance<vmath::hypot>);
     // by hand
     expect_values(bsx::pow(bsx::array<double, 1>{2, 3, -2, 4}, bsx::array<double, 1>{10, 2, 3, 0.5}), "(4,)",
                   {1024, 9, -8, 2});
@@ -506,8 +541,9 @@ BOOST_AUTO_TEST_CASE(mod_floored) {
     // Octave: mod(-7,3) = 2, mod(7,-3) = -2, mod(-7,-3) = -1, mod(x,0) = x
     expect_values(bsx::mod(bsx::array<double, 1>{-7, 7, -7, 7, 5.5, -5.5}, bsx::array<double, 1>{3, -3, -3, 3, 0, 0}),
                   "(6,)", {2, -2, -1, 1, 5.5, -5.5});
-    expect_values(bsx::mod(bsx::array<int, 1>{-7, 7, -7, 7, 5, -5, 6, -6}, bsx::array<int, 1>{3, -3, -3, 3, 0, 0, 3, 3}),
-                  "(8,)", {2, -2, -1, 1, 5, -5, 0, 0});
+    expect_values(
+        bsx::mod(bsx::array<int, 1>{-7, 7, -7, 7, 5, -5, 6, -6}, bsx::array<int, 1>{3, -3, -3, 3, 0, 0, 3, 3}), "(8,)",
+        {2, -2, -1, 1, 5, -5, 0, 0});
     expect_values(bsx::mod(bsx::array<double, 1>{-2.5, 7.5, -0.5}, 1.0), "(3,)", {0.5, 0.5, 0.5});
     expect_values(bsx::mod(-7, bsx::array<int, 1>{3, -3, 4}), "(3,)", {2, -1, 1});
     // the whole grid against a reference built from C fmod (exact for these inputs)
@@ -530,22 +566,23 @@ BOOST_AUTO_TEST_CASE(mod_floored) {
 BOOST_AUTO_TEST_CASE(rem_truncated) {
     expect_values(bsx::rem(bsx::array<double, 1>{-7, 7, -7, 7, 7.5}, bsx::array<double, 1>{3, -3, -3, 3, 2}), "(5,)",
                   {-1, 1, -1, 1, 1.5});
-    expect_values(bsx::rem(bsx::array<int, 1>{-7, 7, -7, 7}, bsx::array<int, 1>{3, -3, -3, 3}), "(4,)",
-                  {-1, 1, -1, 1});
+    expect_values(bsx::rem(bsx::array<int, 1>{-7, 7, -7, 7}, bsx::array<int, 1>{3, -3, -3, 3}), "(4,)", {-1, 1, -1, 1});
     const auto z = bsx::eval(bsx::rem(bsx::array<double, 1>{5.0, -5.0, 0.0}, 0.0));
     BOOST_TEST(std::isnan(z(0)));  // rem(x, 0) is NaN for floating types
     BOOST_TEST(std::isnan(z(1)));
     BOOST_TEST(std::isnan(z(2)));
-    check_binary("rem", bsx::rem(column(mod_x), row(mod_y)), mod_x, mod_y,
-                 [](double x, double y) { return std::fmod(x, y); }, false);
-    check_binary("rem int", bsx::rem(column(int_x), row(int_y)), int_x, int_y, [](int x, int y) { return x % y; },
-                 true);
+    check_binary(
+        "rem", bsx::rem(column(mod_x), row(mod_y)), mod_x, mod_y, [](double x, double y) { return std::fmod(x, y); },
+        false);
+    check_binary(
+        "rem int", bsx::rem(column(int_x), row(int_y)), int_x, int_y, [](int x, int y) { return x % y; }, true);
 }
 
 BOOST_AUTO_TEST_CASE(ldivide_is_b_over_a) {
     const auto c = column(bin_x);
     const auto r = row(bin_y);
-    check_binary("ldivide", bsx::ldivide(c, r), bin_x, bin_y, [](double x, double y) { return y / x; }, true);
+    check_binary(
+        "ldivide", bsx::ldivide(c, r), bin_x, bin_y, [](double x, double y) { return y / x; }, true);
     expect_values(bsx::ldivide(bsx::array<double, 1>{2, 4}, bsx::array<double, 1>{1, 10}), "(2,)", {0.5, 2.5});
     expect_values(bsx::ldivide(4.0, bsx::array<double, 1>{1, 10}), "(2,)", {0.25, 2.5});
 }
@@ -556,9 +593,11 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(unary_functions)
 
 #define BSX_UNARY_CMATH(FN) \
-    check_unary(#FN, bsx::FN(x), in, [](double v) { return std::FN(v); }, true)
+    check_unary(            \
+        #FN, bsx::FN(x), in, [](double v) { return std::FN(v); }, true)
 #define BSX_UNARY_VECTOR_MATH(FN) \
-    check_unary(#FN, bsx::FN(x), in, [](double v) { return std::FN(v); }, true, libm_tolerance<bsx::detail::vmath::FN>)
+    check_unary(                  \
+        #FN, bsx::FN(x), in, [](double v) { return std::FN(v); }, true, libm_tolerance<bsx::detail::vmath::FN>)
 
 BOOST_AUTO_TEST_CASE(cmath_functions) {
     const auto in = unary_inputs();
@@ -588,10 +627,13 @@ BOOST_AUTO_TEST_CASE(cmath_functions) {
     BSX_UNARY_CMATH(isnan);
     BSX_UNARY_CMATH(isinf);
     BSX_UNARY_CMATH(isfinite);
-    check_unary("abs", bsx::abs(x), in, [](double v) { return std::fabs(v); }, true);
-    check_unary("square", bsx::square(x), in, [](double v) { return v * v; }, true);
-    check_unary("sign", bsx::sign(x), in,
-                [](double v) { return std::isnan(v) ? qnan : (v > 0 ? 1.0 : (v < 0 ? -1.0 : 0.0)); }, false);
+    check_unary(
+        "abs", bsx::abs(x), in, [](double v) { return std::fabs(v); }, true);
+    check_unary(
+        "square", bsx::square(x), in, [](double v) { return v * v; }, true);
+    check_unary(
+        "sign", bsx::sign(x), in, [](double v) { return std::isnan(v) ? qnan : (v > 0 ? 1.0 : (v < 0 ? -1.0 : 0.0)); },
+        false);
 }
 #undef BSX_UNARY_CMATH
 #undef BSX_UNARY_VECTOR_MATH
@@ -624,7 +666,8 @@ BOOST_AUTO_TEST_CASE(by_hand) {
     bsx::array<float, 1> f{0.5f, 2.0f};
     const auto fs = bsx::eval(bsx::sin(f));
     static_assert(std::is_same_v<decltype(fs), const bsx::array<float, 1>>);
-    BOOST_TEST(std::fabs(fs(0) - std::sin(static_cast<float>(opaque(0.5)))) <= 4 * std::numeric_limits<float>::epsilon());
+    BOOST_TEST(std::fabs(fs(0) - std::sin(static_cast<float>(opaque(0.5)))) <=
+               4 * std::numeric_limits<float>::epsilon());
 }
 
 BOOST_AUTO_TEST_CASE(functions_over_rank_2_and_chains) {
@@ -681,9 +724,9 @@ BOOST_AUTO_TEST_CASE(scalars_on_either_side) {
 }
 
 BOOST_AUTO_TEST_CASE(where_three_way_broadcast) {
-    bsx::array<bool, 2> c{{true}, {false}, {true}};                 // (3,1)
-    bsx::array<double, 2> a{{1, 2, 3, 4}};                           // (1,4)
-    bsx::array<int, 1> b{-1, -2, -3, -4};                            // (4,)
+    bsx::array<bool, 2> c{{true}, {false}, {true}};  // (3,1)
+    bsx::array<double, 2> a{{1, 2, 3, 4}};           // (1,4)
+    bsx::array<int, 1> b{-1, -2, -3, -4};            // (4,)
     expect_values(bsx::where(c, a, b), "(3,4)", {1, 2, 3, 4, -1, -2, -3, -4, 1, 2, 3, 4});
     expect_values(bsx::where(c, a, 0.5), "(3,4)", {1, 2, 3, 4, 0.5, 0.5, 0.5, 0.5, 1, 2, 3, 4});
     expect_values(bsx::where(c, 7, b), "(3,4)", {7, 7, 7, 7, -1, -2, -3, -4, 7, 7, 7, 7});
@@ -703,23 +746,31 @@ BOOST_AUTO_TEST_CASE(where_three_way_broadcast) {
     // a non-bool condition is converted to bool
     expect_values(bsx::where(bsx::array<int, 1>{0, 3}, 1.0, 2.0), "(2,)", {2, 1});
     // three operands: the two that clash are named, each with its own shape (issue 10)
-    expect_broadcast_error([&] { (void)bsx::where(bsx::zeros<bool>(2, 3), bsx::zeros<double>(2, 3), bsx::zeros<double>(2, 2)); },
-                           "bsx: where: shapes (2,3), (2,3) and (2,2) cannot be broadcast under numpy rules: axis 1 has "
-                           "extents 3 (operand 1, shape (2,3)) and 2 (operand 3, shape (2,2))");
+    expect_broadcast_error(
+        [&] { (void)bsx::where(bsx::zeros<bool>(2, 3), bsx::zeros<double>(2, 3), bsx::zeros<double>(2, 2)); },
+        "bsx: where: shapes (2,3), (2,3) and (2,2) cannot be broadcast under numpy rules: axis 1 has "
+        "extents 3 (operand 1, shape (2,3)) and 2 (operand 3, shape (2,2))");
     // a pairwise fold would have named (4,3), the broadcast of the first two, which no operand has
-    expect_broadcast_error([&] { (void)bsx::where(bsx::zeros<bool>(4, 1), bsx::zeros<double>(3), bsx::zeros<double>(2, 3)); },
-                           "bsx: where: shapes (4,1), (3,) and (2,3) cannot be broadcast under numpy rules: axis 0 has "
-                           "extents 4 (operand 1, shape (4,1)) and 2 (operand 3, shape (2,3))");
-    expect_broadcast_error([&] { (void)bsx::map([](double p, double q, double r) { return p + q + r; },
-                                                bsx::zeros<double>(1, 5), bsx::zeros<double>(3, 1), bsx::zeros<double>(3, 4)); },
-                           "bsx: map: shapes (1,5), (3,1) and (3,4) cannot be broadcast under numpy rules: axis 1 has "
-                           "extents 5 (operand 1, shape (1,5)) and 4 (operand 3, shape (3,4))");
+    expect_broadcast_error(
+        [&] { (void)bsx::where(bsx::zeros<bool>(4, 1), bsx::zeros<double>(3), bsx::zeros<double>(2, 3)); },
+        "bsx: where: shapes (4,1), (3,) and (2,3) cannot be broadcast under numpy rules: axis 0 has "
+        "extents 4 (operand 1, shape (4,1)) and 2 (operand 3, shape (2,3))");
+    expect_broadcast_error(
+        [&] {
+            (void)bsx::map([](double p, double q, double r) { return p + q + r; }, bsx::zeros<double>(1, 5),
+                           bsx::zeros<double>(3, 1), bsx::zeros<double>(3, 4));
+        },
+        "bsx: map: shapes (1,5), (3,1) and (3,4) cannot be broadcast under numpy rules: axis 1 has "
+        "extents 5 (operand 1, shape (1,5)) and 4 (operand 3, shape (3,4))");
     BOOST_TEST(fmt(bsx::broadcast_shapes(bsx::shape_t<2>{4, 1}, bsx::shape_t<1>{3}, bsx::shape_t<3>{2, 1, 1})) ==
                "(2,4,3)");
-    expect_broadcast_error([] { (void)bsx::broadcast_shapes<bsx::octave_rules>(bsx::shape_t<1>{4}, bsx::shape_t<2>{1, 3},
-                                                                                bsx::shape_t<2>{4, 1}, bsx::shape_t<1>{5}); },
-                           "bsx: broadcast_shapes: shapes (4,), (1,3), (4,1) and (5,) cannot be broadcast under octave "
-                           "rules: axis 0 has extents 4 (operand 1, shape (4,)) and 5 (operand 4, shape (5,))");
+    expect_broadcast_error(
+        [] {
+            (void)bsx::broadcast_shapes<bsx::octave_rules>(bsx::shape_t<1>{4}, bsx::shape_t<2>{1, 3},
+                                                           bsx::shape_t<2>{4, 1}, bsx::shape_t<1>{5});
+        },
+        "bsx: broadcast_shapes: shapes (4,), (1,3), (4,1) and (5,) cannot be broadcast under octave "
+        "rules: axis 0 has extents 4 (operand 1, shape (4,)) and 5 (operand 4, shape (5,))");
 }
 
 BOOST_AUTO_TEST_CASE(cast) {
@@ -857,7 +908,7 @@ BOOST_AUTO_TEST_CASE(octave_examples) {
     expect_values(bsx::bsxfun([](double s, double t) { return s - t; }, y, bsx::transpose(y)), "(3,3)",
                   {0, 10, 20, -10, 0, 10, -20, -10, 0});
     // c = sum(permute(a,[1,3,2]) .* permute(b,[3,2,1]), 3) is a * b: the broadcast product, summed here by hand
-    bsx::array<double, 2> am{{1, 2}, {3, 4}, {5, 6}};    // (3,2)
+    bsx::array<double, 2> am{{1, 2}, {3, 4}, {5, 6}};       // (3,2)
     bsx::array<double, 2> bm{{1, 0, 2, 1}, {-1, 3, 1, 0}};  // (2,4)
     const auto prod = bsx::eval(bsx::slice(am, bsx::all, bsx::newaxis, bsx::all) *
                                 bsx::slice(bsx::transpose(bm), bsx::newaxis, bsx::all, bsx::all));
@@ -882,8 +933,7 @@ BOOST_AUTO_TEST_CASE(octave_floyd_warshall_line) {
     std::vector<double> ref(dist.begin(), dist.end());
     for (index_t k = 0; k < n; ++k)
         for (index_t i = 0; i < n; ++i)
-            for (index_t j = 0; j < n; ++j)
-                ref[i * n + j] = std::min(ref[i * n + j], ref[i * n + k] + ref[k * n + j]);
+            for (index_t j = 0; j < n; ++j) ref[i * n + j] = std::min(ref[i * n + j], ref[i * n + k] + ref[k * n + j]);
     for (index_t k = 0; k < n; ++k) dist = bsx::min(dist, dist.col(k) + dist.row(k));
     BOOST_TEST(contents(dist) == ref, boost::test_tools::per_element());
 }
@@ -999,7 +1049,8 @@ BOOST_AUTO_TEST_CASE(broadcast_shapes_function) {
     } catch (const bsx::broadcast_error& e) {
         const std::string w = e.what();
         BOOST_TEST(w.find("shapes (3,4) and (4,3) cannot be broadcast under numpy rules: axis 0 has extents 3 and 4") !=
-                   std::string::npos, w);
+                       std::string::npos,
+                   w);
     }
     BOOST_CHECK_THROW((void)bsx::broadcast_shapes(shape<1>{0}, shape<1>{2}), bsx::broadcast_error);
 }
@@ -1225,8 +1276,7 @@ BOOST_AUTO_TEST_CASE(assignment_resizes) {
     bsx::array<double, 1> v{1, 2, 3};
     d = bsx::array<double, 2>{{10}, {20}} + v;
     BOOST_TEST(fmt(d.shape()) == "(2,3)");
-    BOOST_TEST(contents(d) == (std::vector<double>{11, 12, 13, 21, 22, 23}),
-               boost::test_tools::per_element());
+    BOOST_TEST(contents(d) == (std::vector<double>{11, 12, 13, 21, 22, 23}), boost::test_tools::per_element());
     // same shape: written in place
     const double* p = d.data();
     d = d * 2.0;
@@ -1237,8 +1287,7 @@ BOOST_AUTO_TEST_CASE(assignment_resizes) {
     bsx::array<double, 1> dv = iv;
     BOOST_TEST(dv(2) == 3.0);
     dv = iv / 2;  // int division, then converted
-    BOOST_TEST(contents(dv) == (std::vector<double>{0, 1, 1}),
-               boost::test_tools::per_element());
+    BOOST_TEST(contents(dv) == (std::vector<double>{0, 1, 1}), boost::test_tools::per_element());
     bsx::array<double, 2> e = bsx::eval(v + bsx::array<double, 2>{{0}, {1}});
     BOOST_TEST(fmt(e.shape()) == "(2,3)");
 }
@@ -1248,17 +1297,13 @@ BOOST_AUTO_TEST_CASE(compound_assignment) {
     bsx::array<double, 1> row{10, 20, 30};
     bsx::array<double, 2> col{{1}, {2}};
     r += row;
-    BOOST_TEST(contents(r) == (std::vector<double>{11, 22, 33, 14, 25, 36}),
-               boost::test_tools::per_element());
+    BOOST_TEST(contents(r) == (std::vector<double>{11, 22, 33, 14, 25, 36}), boost::test_tools::per_element());
     r -= col;
-    BOOST_TEST(contents(r) == (std::vector<double>{10, 21, 32, 12, 23, 34}),
-               boost::test_tools::per_element());
+    BOOST_TEST(contents(r) == (std::vector<double>{10, 21, 32, 12, 23, 34}), boost::test_tools::per_element());
     r *= col * 0.5 + row * 0.0;  // an expression of the destination's shape
-    BOOST_TEST(contents(r) == (std::vector<double>{5, 10.5, 16, 12, 23, 34}),
-               boost::test_tools::per_element());
+    BOOST_TEST(contents(r) == (std::vector<double>{5, 10.5, 16, 12, 23, 34}), boost::test_tools::per_element());
     r /= 2.0;
-    BOOST_TEST(contents(r) == (std::vector<double>{2.5, 5.25, 8, 6, 11.5, 17}),
-               boost::test_tools::per_element());
+    BOOST_TEST(contents(r) == (std::vector<double>{2.5, 5.25, 8, 6, 11.5, 17}), boost::test_tools::per_element());
     r += r;  // the destination on the right
     BOOST_TEST(r(1, 2) == 34.0);
     bsx::array<int, 2> i{{7, -7, 12}, {5, 6, 255}};
@@ -1358,8 +1403,8 @@ BOOST_AUTO_TEST_CASE(rank_8) {
                             for (int i6 = 0; i6 < 2; ++i6)
                                 for (int i7 = 0; i7 < 2; ++i7) {
                                     // a(i0,0,i2,0,i4,0,i6,0) + 100 * a(i7,0,i5,0,i3,0,i1,0)
-                                    const double want = (8 * i0 + 4 * i2 + 2 * i4 + i6) +
-                                                        100.0 * (8 * i7 + 4 * i5 + 2 * i3 + i1);
+                                    const double want =
+                                        (8 * i0 + 4 * i2 + 2 * i4 + i6) + 100.0 * (8 * i7 + 4 * i5 + 2 * i3 + i1);
                                     bad += r(i0, i1, i2, i3, i4, i5, i6, i7) != want;
                                     bad += r.data()[k++] != want;
                                 }
@@ -1403,9 +1448,9 @@ BOOST_AUTO_TEST_CASE(array_equal) {
     BOOST_TEST(bsx::array_equal(a, b));
     b(1, 1) = 5.5;
     BOOST_TEST(!bsx::array_equal(a, b));
-    BOOST_TEST(!bsx::array_equal(a, bsx::array<double, 2>{{1, 2}, {4, 5}}));      // other shape
-    BOOST_TEST(!bsx::array_equal(a, bsx::array<double, 1>{1, 2, 3}));             // other rank
-    BOOST_TEST(!bsx::array_equal(bsx::array<double, 2>{{1, 2, 3}}, a));           // broadcastable, not equal
+    BOOST_TEST(!bsx::array_equal(a, bsx::array<double, 2>{{1, 2}, {4, 5}}));  // other shape
+    BOOST_TEST(!bsx::array_equal(a, bsx::array<double, 1>{1, 2, 3}));         // other rank
+    BOOST_TEST(!bsx::array_equal(bsx::array<double, 2>{{1, 2, 3}}, a));       // broadcastable, not equal
     BOOST_TEST(bsx::array_equal(a, bsx::arange<double>(3) + bsx::array<double, 2>{{1}, {4}}));  // expressions
     BOOST_TEST(bsx::array_equal(bsx::array<int, 1>{1, 2}, bsx::array<double, 1>{1.0, 2.0}));
     BOOST_TEST(!bsx::array_equal(bsx::array<double, 1>{qnan}, bsx::array<double, 1>{qnan}));  // NaN equals nothing
@@ -1421,12 +1466,12 @@ BOOST_AUTO_TEST_CASE(allclose) {
     // |a - b| <= atol + rtol * |b|
     bsx::array<double, 1> x{100.0};
     bsx::array<double, 1> y{100.1};
-    BOOST_TEST(bsx::allclose(x, y, 1e-3));    // 0.1 <= 1e-8 + 0.1001
-    BOOST_TEST(!bsx::allclose(x, y, 1e-4));   // 0.1 >  1e-8 + 0.01001
+    BOOST_TEST(bsx::allclose(x, y, 1e-3));   // 0.1 <= 1e-8 + 0.1001
+    BOOST_TEST(!bsx::allclose(x, y, 1e-4));  // 0.1 >  1e-8 + 0.01001
     BOOST_TEST(bsx::allclose(x, y, 0.0, 0.2));
     BOOST_TEST(!bsx::allclose(x, y, 0.0, 0.05));
     bsx::array<double, 1> z{0.0};
-    BOOST_TEST(bsx::allclose(z, bsx::array<double, 1>{1e-9}));   // default atol 1e-8
+    BOOST_TEST(bsx::allclose(z, bsx::array<double, 1>{1e-9}));  // default atol 1e-8
     BOOST_TEST(!bsx::allclose(z, bsx::array<double, 1>{1e-7}));
     BOOST_TEST(bsx::allclose(z, bsx::array<double, 1>{1e-7}, 1e-5, 1e-6));
     // default rtol 1e-5

@@ -72,8 +72,8 @@ BOOST_AUTO_TEST_CASE(integers) {
     check("int_rank0", bsx::array<int, 0>(7));
     const auto flat = bsx::arange<int>(24);
     check("int_rank3", bsx::reshape<3>(flat, {2, 3, 4}));
-    check("int64_extremes", values<std::int64_t>({std::numeric_limits<std::int64_t>::min(),
-                                                  std::numeric_limits<std::int64_t>::max()}));
+    check("int64_extremes",
+          values<std::int64_t>({std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()}));
     check("uint64_max", values<std::uint64_t>({0, std::numeric_limits<std::uint64_t>::max()}));
     check("int8_bytes", values<std::int8_t>({-128, 127, 0}));
     check("uint8_bytes", values<std::uint8_t>({200, 7}));

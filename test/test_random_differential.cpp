@@ -76,9 +76,9 @@ enum kind : int {
     op_abs,
     op_square,
     op_sign,
-    op_sum_k,         // sum(x, axis(k), keepdims), k drawn at run time (maybe negative)
-    op_max_k,         // max(x, axis(k), keepdims): an empty axis is an error
-    op_any_k,         // any(x, axis(k), keepdims)
+    op_sum_k,  // sum(x, axis(k), keepdims), k drawn at run time (maybe negative)
+    op_max_k,  // max(x, axis(k), keepdims): an empty axis is an error
+    op_any_k,  // any(x, axis(k), keepdims)
     // binary
     op_plus,
     op_minus,
@@ -94,7 +94,7 @@ enum kind : int {
     op_div,
     op_mod,
     op_rem,
-    op_pct,           // %: integral operands only (the generator makes it rem otherwise)
+    op_pct,  // %: integral operands only (the generator makes it rem otherwise)
     // ternary
     op_where,
 };
@@ -115,15 +115,15 @@ constexpr int max_nodes = 40;
 constexpr int max_leaves = 10;
 
 struct tree_desc {
-    int count = 0;                 // nodes used
-    int leaves = 0;                // leaves used (= slots)
+    int count = 0;   // nodes used
+    int leaves = 0;  // leaves used (= slots)
     int root = 0;
-    int max_rank = 0;              // the result rank (max of the leaf ranks)
+    int max_rank = 0;  // the result rank (max of the leaf ranks)
     int rules = rules_numpy;
     int kinds[max_nodes]{};
-    int ranks[max_nodes]{};        // every node: leaf rank, or the max of its children's
-    int elems[max_nodes]{};        // elem_kind of every node
-    int slots[max_nodes]{};        // leaves: index into the instance's leaf table
+    int ranks[max_nodes]{};  // every node: leaf rank, or the max of its children's
+    int elems[max_nodes]{};  // elem_kind of every node
+    int slots[max_nodes]{};  // leaves: index into the instance's leaf table
     int children[max_nodes][3]{};
 };
 
@@ -140,10 +140,9 @@ struct cx_rng {
 };
 
 /// Every inner op, in kind order.
-constexpr int inner_ops[] = {op_neg,   op_abs,   op_square, op_sign,  op_sum_k, op_max_k, op_any_k,
-                             op_plus,  op_minus, op_times,  op_min,   op_max,   op_fmin,  op_fmax,
-                             op_less,  op_equal, op_greater_equal,    op_and,   op_div,   op_mod,
-                             op_rem,   op_pct,   op_where};
+constexpr int inner_ops[] = {op_neg,           op_abs,   op_square, op_sign, op_sum_k, op_max_k, op_any_k, op_plus,
+                             op_minus,         op_times, op_min,    op_max,  op_fmin,  op_fmax,  op_less,  op_equal,
+                             op_greater_equal, op_and,   op_div,    op_mod,  op_rem,   op_pct,   op_where};
 constexpr int n_inner_ops = int(sizeof(inner_ops) / sizeof(inner_ops[0]));
 
 struct generator {
@@ -162,11 +161,16 @@ struct generator {
     constexpr int leaf(bool need_memory, bool integral = false) {
         int k;
         const int r = rng.below(100);
-        if (integral) k = !need_memory && r < 25 ? leaf_int_scalar : leaf_int_array;
-        else if (!need_memory && r < 25) k = rng.below(4) == 0 ? leaf_int_scalar : leaf_scalar;
-        else if (r < 55) k = leaf_view;
-        else if (r < 65) k = leaf_int_array;
-        else k = leaf_array;
+        if (integral)
+            k = !need_memory && r < 25 ? leaf_int_scalar : leaf_int_array;
+        else if (!need_memory && r < 25)
+            k = rng.below(4) == 0 ? leaf_int_scalar : leaf_scalar;
+        else if (r < 55)
+            k = leaf_view;
+        else if (r < 65)
+            k = leaf_int_array;
+        else
+            k = leaf_array;
         const int i = add(k);
         t.slots[i] = t.leaves++;
         t.elems[i] = k == leaf_int_array || k == leaf_int_scalar ? elem_int : elem_double;
@@ -225,10 +229,10 @@ struct generator {
         const bool forcing = n_forced < 3 && depth > 0;
         if (!forcing && (depth == 0 || t.leaves >= max_leaves - 2 || t.count >= max_nodes - 8 || rng.below(100) < 30))
             return leaf(need_memory);
-        const int ops[] = {op_neg,  op_abs,   op_square, op_sign, op_plus,  op_minus, op_times, op_min,
-                           op_max,  op_fmin,  op_fmax,   op_less, op_equal, op_greater_equal,   op_and,
-                           op_where, op_where, op_plus,  op_times, op_min,  op_minus, op_div,   op_mod,
-                           op_rem,  op_pct,   op_sum_k,  op_max_k, op_any_k};
+        const int ops[] = {op_neg, op_abs,   op_square, op_sign, op_plus,  op_minus, op_times,
+                           op_min, op_max,   op_fmin,   op_fmax, op_less,  op_equal, op_greater_equal,
+                           op_and, op_where, op_where,  op_plus, op_times, op_min,   op_minus,
+                           op_div, op_mod,   op_rem,    op_pct,  op_sum_k, op_max_k, op_any_k};
         int k = forcing ? forced[n_forced++] : ops[rng.below(int(sizeof(ops) / sizeof(ops[0])))];
         if (no_div && k == op_div) k = op_times;
         const int i = add(k);
@@ -239,9 +243,12 @@ struct generator {
             if (k == op_where && c == 0 && depth >= 2 && rng.below(100) < 75) child = comparison(depth - 1, no_div);
             // A reduced subtree is at most 2 deep: its values stay small enough that any
             // order of summation gives the same bits.
-            else if (is_reduction(k)) child = node(depth - 1 < 2 ? depth - 1 : 2, true, true);
-            else if (k == op_pct) child = leaf(c == m, true);  // % takes integers
-            else child = node(depth - 1, c == m, no_div);
+            else if (is_reduction(k))
+                child = node(depth - 1 < 2 ? depth - 1 : 2, true, true);
+            else if (k == op_pct)
+                child = leaf(c == m, true);  // % takes integers
+            else
+                child = node(depth - 1, c == m, no_div);
             t.children[i][c] = child;
         }
         finish(i);
@@ -269,9 +276,9 @@ template <std::uint64_t Seed>
 inline constexpr tree_desc tree_v = generate(Seed);
 
 std::string describe(const tree_desc& t, int i) {
-    static const char* names[] = {"A",    "I",    "V",    "s",    "i",    "neg", "abs", "square",
-                                  "sign", "sum_k", "max_k", "any_k", "+", "-", "*", "min", "max",
-                                  "fmin", "fmax", "<", "==", ">=", "&&", "/", "mod", "rem", "%", "where"};
+    static const char* names[] = {"A",     "I",     "V",  "s", "i",   "neg", "abs", "square", "sign", "sum_k",
+                                  "max_k", "any_k", "+",  "-", "*",   "min", "max", "fmin",   "fmax", "<",
+                                  "==",    ">=",    "&&", "/", "mod", "rem", "%",   "where"};
     static_assert(sizeof(names) / sizeof(names[0]) == op_where + 1);
     std::ostringstream os;
     const int k = t.kinds[i];
@@ -350,21 +357,36 @@ double naive_op(int k, bool integral, const double* x) {
     const double a = x[0], b = x[1];
     const double nan = std::numeric_limits<double>::quiet_NaN();
     switch (k) {
-        case op_neg: return -a;
-        case op_abs: return std::fabs(a);
-        case op_square: return a * a;
-        case op_sign: return a > 0 ? 1.0 : a < 0 ? -1.0 : a;
-        case op_plus: return a + b;
-        case op_minus: return a - b;
-        case op_times: return a * b;
-        case op_min: return (std::isnan(a) || std::isnan(b)) ? nan : (b < a ? b : a);
-        case op_max: return (std::isnan(a) || std::isnan(b)) ? nan : (b > a ? b : a);
-        case op_fmin: return std::fmin(a, b);
-        case op_fmax: return std::fmax(a, b);
-        case op_less: return a < b ? 1.0 : 0.0;
-        case op_equal: return a == b ? 1.0 : 0.0;
-        case op_greater_equal: return a >= b ? 1.0 : 0.0;
-        case op_and: return (a != 0.0 && b != 0.0) ? 1.0 : 0.0;
+        case op_neg:
+            return -a;
+        case op_abs:
+            return std::fabs(a);
+        case op_square:
+            return a * a;
+        case op_sign:
+            return a > 0 ? 1.0 : a < 0 ? -1.0 : a;
+        case op_plus:
+            return a + b;
+        case op_minus:
+            return a - b;
+        case op_times:
+            return a * b;
+        case op_min:
+            return (std::isnan(a) || std::isnan(b)) ? nan : (b < a ? b : a);
+        case op_max:
+            return (std::isnan(a) || std::isnan(b)) ? nan : (b > a ? b : a);
+        case op_fmin:
+            return std::fmin(a, b);
+        case op_fmax:
+            return std::fmax(a, b);
+        case op_less:
+            return a < b ? 1.0 : 0.0;
+        case op_equal:
+            return a == b ? 1.0 : 0.0;
+        case op_greater_equal:
+            return a >= b ? 1.0 : 0.0;
+        case op_and:
+            return (a != 0.0 && b != 0.0) ? 1.0 : 0.0;
         case op_div:
             if (!integral) return a / b;
             return b == 0 ? 0.0 : std::trunc(a / b);
@@ -378,7 +400,8 @@ double naive_op(int k, bool integral, const double* x) {
             if (r != 0 && (r < 0) != (b < 0)) r += b;
             return r;
         }
-        case op_where: return a != 0.0 ? b : x[2];  // NaN != 0: true, as static_cast<bool>
+        case op_where:
+            return a != 0.0 ? b : x[2];  // NaN != 0: true, as static_cast<bool>
     }
     throw std::logic_error("naive_op: unknown op");
 }
@@ -404,9 +427,13 @@ narr naive_reduce(int k, const narr& c, int axis) {
             double acc = k == op_max_k ? at(0) : 0.0;
             for (index_t j = 0; j < n; ++j) {
                 const double v = at(j);
-                if (k == op_sum_k) acc += v;
-                else if (k == op_any_k) acc = (acc != 0 || v != 0) ? 1.0 : 0.0;  // NaN counts as true
-                else acc = (std::isnan(acc) || std::isnan(v)) ? std::numeric_limits<double>::quiet_NaN() : std::max(acc, v);
+                if (k == op_sum_k)
+                    acc += v;
+                else if (k == op_any_k)
+                    acc = (acc != 0 || v != 0) ? 1.0 : 0.0;  // NaN counts as true
+                else
+                    acc = (std::isnan(acc) || std::isnan(v)) ? std::numeric_limits<double>::quiet_NaN()
+                                                             : std::max(acc, v);
             }
             out.v.push_back(acc);
         }
@@ -438,8 +465,7 @@ struct leaf_values {
     for (std::size_t c = 0; c < ch.size(); ++c) {
         const auto own = row_major_strides(ch[c].shape);
         const std::size_t first = first_axis(ch[c].shape.size(), R, t.rules);
-        for (std::size_t a = 0; a < ch[c].shape.size(); ++a)
-            cst[c][a + first] = ch[c].shape[a] == 1 ? 0 : own[a];
+        for (std::size_t a = 0; a < ch[c].shape.size(); ++a) cst[c][a + first] = ch[c].shape[a] == 1 ? 0 : own[a];
     }
     const bool integral = t.elems[i] != elem_double;
     std::vector<index_t> idx(R, 0);
@@ -488,7 +514,9 @@ struct instance {
 
     explicit instance(std::size_t n) : leaves(n), scalars(n), int_scalars(n), objects(n), view_kinds(n) {}
     template <std::size_t R>
-    bsx::array<double, R>& array(int slot) { return *static_cast<bsx::array<double, R>*>(objects[std::size_t(slot)].get()); }
+    bsx::array<double, R>& array(int slot) {
+        return *static_cast<bsx::array<double, R>*>(objects[std::size_t(slot)].get());
+    }
     template <std::size_t R>
     const bsx::array<int, R>& int_array(int slot) {
         return *static_cast<const bsx::array<int, R>*>(objects[std::size_t(slot)].get());
@@ -687,8 +715,8 @@ template <std::size_t R>
             rg[axis] = bsx::range(0, 0, k);
         } else {
             const index_t o = uniform(g, 0, int(extra));
-            const index_t b0 = o + (n - 1) * mag;  // first element read
-            const index_t e = b0 - n * mag;         // one step past the last
+            const index_t b0 = o + (n - 1) * mag;                 // first element read
+            const index_t e = b0 - n * mag;                       // one step past the last
             rg[axis] = bsx::range(b0, e >= 0 ? e : -ext - 1, k);  // NumPy: a negative end counts from the end
             first = b0;
         }
@@ -705,9 +733,10 @@ template <std::size_t R>
         out.base = base;
     } else {
         auto base = random_base<double, R>(bs, g, vals);
-        out.object = std::make_shared<bsx::strided_view<const double, R>>([&]<std::size_t... A>(std::index_sequence<A...>) {
-            return bsx::strided_view<const double, R>(bsx::slice(*base, rg[A]...));
-        }(std::make_index_sequence<R>{}));
+        out.object =
+            std::make_shared<bsx::strided_view<const double, R>>([&]<std::size_t... A>(std::index_sequence<A...>) {
+                return bsx::strided_view<const double, R>(bsx::slice(*base, rg[A]...));
+            }(std::make_index_sequence<R>{}));
         out.base = base;
     }
     out.naive = gather(s, vals, m);
@@ -726,8 +755,10 @@ template <std::size_t R>
     auto base = random_base<double, 2>(bs, g, vals);
     out.object = std::make_shared<bsx::strided_view<const double, 2>>(row ? base->row(j) : base->col(j));
     base_map m;
-    if (row) m.src = {-1, 1}, m.off = {j, 0}, m.step = {0, 1};
-    else m.src = {0, -1}, m.off = {0, j}, m.step = {1, 0};
+    if (row)
+        m.src = {-1, 1}, m.off = {j, 0}, m.step = {0, 1};
+    else
+        m.src = {0, -1}, m.off = {0, j}, m.step = {1, 0};
     m.bstride = row_major_strides(bs);
     out.naive = gather(s, vals, m);
     out.base = base;
@@ -823,7 +854,8 @@ template <std::size_t R>
         st[a] = step;
         step *= s[a];
     }
-    out.object = std::make_shared<bsx::strided_view<const double, R>>(bsx::adapt(static_cast<const double*>(buf->data()), to_shape<R>(s), st));
+    out.object = std::make_shared<bsx::strided_view<const double, R>>(
+        bsx::adapt(static_cast<const double*>(buf->data()), to_shape<R>(s), st));
     base_map m = identity_map(R);
     m.bstride.assign(st.begin(), st.end());
     out.naive = gather(s, *buf, m);
@@ -836,14 +868,20 @@ template <std::size_t R>
 template <std::size_t R>
 [[gnu::noinline]] void make_view_leaf(instance& in, int slot, const shape_v& s, rng_t& g) {
     std::vector<int> kinds{0, 1, 2, 5, 6, 7};  // transpose, permute, slice, broadcast_to, adapt, in_dims
-    if (R == 2 && (s[0] == 1 || s[1] == 1)) kinds.push_back(3);                         // row / col
+    if (R == 2 && (s[0] == 1 || s[1] == 1)) kinds.push_back(3);                        // row / col
     if (R >= 2 && std::count(s.begin(), s.end(), index_t(1)) > 0) kinds.push_back(4);  // newaxis
     const int kind = kinds[std::size_t(uniform(g, 0, int(kinds.size()) - 1))];
     made_view<R> v;
     switch (kind) {
-        case 0: v = view_transpose<R>(s, g); break;
-        case 1: v = view_permute<R>(s, g); break;
-        case 2: v = view_slice<R>(s, g); break;
+        case 0:
+            v = view_transpose<R>(s, g);
+            break;
+        case 1:
+            v = view_permute<R>(s, g);
+            break;
+        case 2:
+            v = view_slice<R>(s, g);
+            break;
         case 3:
             if constexpr (R == 2) v = view_row_col(s, g);
             break;
@@ -852,30 +890,41 @@ template <std::size_t R>
             break;
         case 5: {
             const int rb = uniform(g, 0, int(R));  // base rank 0..R
-            if (rb == 0) v = view_broadcast<R, 0>(s, g);
-            else if (rb == 1) v = view_broadcast<R, 1>(s, g);
+            if (rb == 0)
+                v = view_broadcast<R, 0>(s, g);
+            else if (rb == 1)
+                v = view_broadcast<R, 1>(s, g);
             else if constexpr (R >= 2) {
-                if (rb == 2) v = view_broadcast<R, 2>(s, g);
+                if (rb == 2)
+                    v = view_broadcast<R, 2>(s, g);
                 else if constexpr (R >= 3) {
-                    if (rb == 3) v = view_broadcast<R, 3>(s, g);
-                    else if constexpr (R >= 4) v = view_broadcast<R, 4>(s, g);
+                    if (rb == 3)
+                        v = view_broadcast<R, 3>(s, g);
+                    else if constexpr (R >= 4)
+                        v = view_broadcast<R, 4>(s, g);
                 }
             }
             break;
         }
-        case 6: v = view_adapt<R>(s, g); break;
+        case 6:
+            v = view_adapt<R>(s, g);
+            break;
         default: {
             // The placed axes: every axis of extent other than 1, and some of the others.
             std::vector<index_t> dims;
             for (std::size_t a = 0; a < R; ++a)
                 if (s[a] != 1 || chance(g, 50)) dims.push_back(index_t(a));
             if (dims.empty()) dims.push_back(uniform(g, 0, int(R) - 1));
-            if (dims.size() == 1) v = view_in_dims<R, 1>(s, dims, g);
+            if (dims.size() == 1)
+                v = view_in_dims<R, 1>(s, dims, g);
             else if constexpr (R >= 2) {
-                if (dims.size() == 2) v = view_in_dims<R, 2>(s, dims, g);
+                if (dims.size() == 2)
+                    v = view_in_dims<R, 2>(s, dims, g);
                 else if constexpr (R >= 3) {
-                    if (dims.size() == 3) v = view_in_dims<R, 3>(s, dims, g);
-                    else if constexpr (R >= 4) v = view_in_dims<R, 4>(s, dims, g);
+                    if (dims.size() == 3)
+                        v = view_in_dims<R, 3>(s, dims, g);
+                    else if constexpr (R >= 4)
+                        v = view_in_dims<R, 4>(s, dims, g);
                 }
             }
             break;
@@ -911,7 +960,7 @@ template <std::size_t R>
         if (keeps) perms.push_back(p);
     } while (std::next_permutation(p.begin(), p.end()));
     kinds.push_back(1);
-    if (S[0] >= 1) kinds.push_back(2);  // broadcast block of rows
+    if (S[0] >= 1) kinds.push_back(2);                         // broadcast block of rows
     if (R == 2 && S[0] >= 1 && S[1] >= 1) kinds.push_back(3);  // row / col
     const int kind = kinds[std::size_t(uniform(g, 0, int(kinds.size()) - 1))];
     base_map m;
@@ -927,9 +976,10 @@ template <std::size_t R>
             m.off.push_back(flip ? n - 1 : 0);
             m.step.push_back(flip ? -1 : 1);
         }
-        out.object = std::make_shared<bsx::strided_view<const double, R>>([&]<std::size_t... A>(std::index_sequence<A...>) {
-            return bsx::strided_view<const double, R>(bsx::slice(D, rg[A]...));
-        }(std::make_index_sequence<R>{}));
+        out.object =
+            std::make_shared<bsx::strided_view<const double, R>>([&]<std::size_t... A>(std::index_sequence<A...>) {
+                return bsx::strided_view<const double, R>(bsx::slice(D, rg[A]...));
+            }(std::make_index_sequence<R>{}));
         out.name = "reversed view of the destination";
     } else if (kind == 1) {
         const auto q = perms[std::size_t(uniform(g, 0, int(perms.size()) - 1))];
@@ -956,8 +1006,10 @@ template <std::size_t R>
         if constexpr (R == 2) {
             const bool row = chance(g, 50);
             const index_t j = uniform(g, 0, int(row ? S[0] : S[1]) - 1);
-            if (row) leaf = {1, S[1]}, m.src = {-1, 1}, m.off = {j, 0}, m.step = {0, 1};
-            else leaf = {S[0], 1}, m.src = {0, -1}, m.off = {0, j}, m.step = {1, 0};
+            if (row)
+                leaf = {1, S[1]}, m.src = {-1, 1}, m.off = {j, 0}, m.step = {0, 1};
+            else
+                leaf = {S[0], 1}, m.src = {0, -1}, m.off = {0, j}, m.step = {1, 0};
             out.object = std::make_shared<bsx::strided_view<const double, 2>>(row ? D.row(j) : D.col(j));
             out.name = row ? "row of the destination" : "col of the destination";
         }
@@ -997,17 +1049,28 @@ void make_alias_view_r(instance& in, int leaf_rank, int slot, int dest_slot, con
         in.leaves[std::size_t(slot)].value = std::move(v.naive);
         in.view_kinds[std::size_t(slot)] = v.name;
     };
-    if (std::size_t(leaf_rank) == RR) store(view_of_dest<RR>(D, dv, S, g));
-    else if constexpr (RR >= 2) store(view_drop_of_dest<RR - 1>(D, dv, S, g));
+    if (std::size_t(leaf_rank) == RR)
+        store(view_of_dest<RR>(D, dv, S, g));
+    else if constexpr (RR >= 2)
+        store(view_drop_of_dest<RR - 1>(D, dv, S, g));
 }
 
 void make_alias_view(instance& in, int leaf_rank, int slot, int dest_slot, const shape_v& S, rng_t& g) {
     switch (S.size()) {
-        case 1: make_alias_view_r<1>(in, leaf_rank, slot, dest_slot, S, g); break;
-        case 2: make_alias_view_r<2>(in, leaf_rank, slot, dest_slot, S, g); break;
-        case 3: make_alias_view_r<3>(in, leaf_rank, slot, dest_slot, S, g); break;
-        case 4: make_alias_view_r<4>(in, leaf_rank, slot, dest_slot, S, g); break;
-        default: throw std::logic_error("make_alias_view: bad rank");
+        case 1:
+            make_alias_view_r<1>(in, leaf_rank, slot, dest_slot, S, g);
+            break;
+        case 2:
+            make_alias_view_r<2>(in, leaf_rank, slot, dest_slot, S, g);
+            break;
+        case 3:
+            make_alias_view_r<3>(in, leaf_rank, slot, dest_slot, S, g);
+            break;
+        case 4:
+            make_alias_view_r<4>(in, leaf_rank, slot, dest_slot, S, g);
+            break;
+        default:
+            throw std::logic_error("make_alias_view: bad rank");
     }
 }
 
@@ -1015,19 +1078,33 @@ template <std::size_t R>
 [[gnu::noinline]] void make_memory_leaf(instance& in, int kind, int slot, const shape_v& s, rng_t& g) {
     narr& naive = in.leaves[std::size_t(slot)].value;
     naive.shape = s;
-    if (kind == leaf_array) in.objects[std::size_t(slot)] = random_base<double, R>(s, g, naive.v);
-    else if (kind == leaf_int_array) in.objects[std::size_t(slot)] = random_base<int, R>(s, g, naive.v);
-    else if constexpr (R >= 1) make_view_leaf<R>(in, slot, s, g);
+    if (kind == leaf_array)
+        in.objects[std::size_t(slot)] = random_base<double, R>(s, g, naive.v);
+    else if (kind == leaf_int_array)
+        in.objects[std::size_t(slot)] = random_base<int, R>(s, g, naive.v);
+    else if constexpr (R >= 1)
+        make_view_leaf<R>(in, slot, s, g);
 }
 
 void make_leaf_dispatch(instance& in, int kind, int rank, int slot, const shape_v& s, rng_t& g) {
     switch (rank) {
-        case 0: make_memory_leaf<0>(in, kind, slot, s, g); break;
-        case 1: make_memory_leaf<1>(in, kind, slot, s, g); break;
-        case 2: make_memory_leaf<2>(in, kind, slot, s, g); break;
-        case 3: make_memory_leaf<3>(in, kind, slot, s, g); break;
-        case 4: make_memory_leaf<4>(in, kind, slot, s, g); break;
-        default: throw std::logic_error("bad rank");
+        case 0:
+            make_memory_leaf<0>(in, kind, slot, s, g);
+            break;
+        case 1:
+            make_memory_leaf<1>(in, kind, slot, s, g);
+            break;
+        case 2:
+            make_memory_leaf<2>(in, kind, slot, s, g);
+            break;
+        case 3:
+            make_memory_leaf<3>(in, kind, slot, s, g);
+            break;
+        case 4:
+            make_memory_leaf<4>(in, kind, slot, s, g);
+            break;
+        default:
+            throw std::logic_error("bad rank");
     }
 }
 
@@ -1051,9 +1128,12 @@ shape_v random_result_shape(int R, bool large, rng_t& g) {
 /// A memory leaf under the tree's rule set (NumPy's is the default: no tag).
 template <int Rules, class X>
 decltype(auto) tagged(X& x) {
-    if constexpr (Rules == rules_octave) return bsx::with_rules<bsx::octave_rules>(x);
-    else if constexpr (Rules == rules_xla) return bsx::with_rules<bsx::xla_rules>(x);
-    else return (x);
+    if constexpr (Rules == rules_octave)
+        return bsx::with_rules<bsx::octave_rules>(x);
+    else if constexpr (Rules == rules_xla)
+        return bsx::with_rules<bsx::xla_rules>(x);
+    else
+        return (x);
 }
 
 template <std::uint64_t Seed, int I>
@@ -1191,8 +1271,16 @@ int depth_of(const tree_desc& t, int i) {
 }
 
 /// Ways of writing the result.
-enum form : int { form_construct, form_assign_empty, form_assign_sized, form_transposed_view, form_eval,
-                  form_compound, form_own_leaf, form_count };
+enum form : int {
+    form_construct,
+    form_assign_empty,
+    form_assign_sized,
+    form_transposed_view,
+    form_eval,
+    form_compound,
+    form_own_leaf,
+    form_count
+};
 
 /// Everything about one run that does not depend on the tree's static type.
 struct run_plan {
@@ -1200,11 +1288,12 @@ struct run_plan {
     std::optional<narr> expected;  // empty: the naive evaluator finds the shapes incompatible
     std::string context;
     int form = form_construct;
-    int alias_slot = -1;           // form_own_leaf: the leaf array assigned to
+    int alias_slot = -1;                 // form_own_leaf: the leaf array assigned to
     std::vector<double> compound_start;  // form_compound: the destination's values before +=
 };
 
-[[gnu::noinline]] run_plan plan_run(const tree_desc& t, std::uint64_t seed, int variant, bool allow_compound, rng_t& g, stats& st) {
+[[gnu::noinline]] run_plan plan_run(const tree_desc& t, std::uint64_t seed, int variant, bool allow_compound, rng_t& g,
+                                    stats& st) {
     const std::size_t RR = std::size_t(t.max_rank);
     ++st.trees;
     st.max_depth_seen = std::max(st.max_depth_seen, depth_of(t, t.root));
@@ -1353,7 +1442,8 @@ void run_once(rng_t& g, stats& st, int variant) {
         } catch (const std::exception& x) {
             return report_failure(st, p.context, std::string("unexpected exception ") + x.what());
         }
-        return report_failure(st, p.context, "the naive evaluator finds the shapes incompatible but bsx does not throw");
+        return report_failure(st, p.context,
+                              "the naive evaluator finds the shapes incompatible but bsx does not throw");
     }
 
     const narr& expected = *p.expected;
@@ -1464,23 +1554,22 @@ void run_all(stats& st, std::index_sequence<K...>) {
 BOOST_AUTO_TEST_CASE(random_trees_match_naive_evaluator) {
     stats st;
     run_all(st, std::make_index_sequence<kTrees>{});
-    BOOST_TEST_MESSAGE("random trees: " << st.trees << " runs of " << kTrees << " tree structures; "
-                                        << st.valid << " evaluated (" << st.parallel << " parallel-sized, "
-                                        << st.empty << " empty, " << st.aliasing << " assigned to their own leaf, "
-                                        << st.aliasing_views << " of them also reading it through views), "
-                                        << st.errors << " errors (broadcast, or max along an empty axis); "
-                                        << st.valid_by_rules[rules_numpy] << "/" << st.valid_by_rules[rules_octave]
-                                        << "/" << st.valid_by_rules[rules_xla]
-                                        << " evaluated under numpy/octave/xla rules, " << st.reductions
-                                        << " with reductions; max depth " << st.max_depth_seen
-                                        << "; failures " << st.failures);
+    BOOST_TEST_MESSAGE(
+        "random trees: " << st.trees << " runs of " << kTrees << " tree structures; " << st.valid << " evaluated ("
+                         << st.parallel << " parallel-sized, " << st.empty << " empty, " << st.aliasing
+                         << " assigned to their own leaf, " << st.aliasing_views
+                         << " of them also reading it through views), " << st.errors
+                         << " errors (broadcast, or max along an empty axis); " << st.valid_by_rules[rules_numpy] << "/"
+                         << st.valid_by_rules[rules_octave] << "/" << st.valid_by_rules[rules_xla]
+                         << " evaluated under numpy/octave/xla rules, " << st.reductions
+                         << " with reductions; max depth " << st.max_depth_seen << "; failures " << st.failures);
     BOOST_TEST(st.failures == 0);
     BOOST_TEST(st.trees >= 10000);
-    BOOST_TEST(st.valid >= 10000);  // issue 10: at least 10^4 evaluated trees per run
-    BOOST_TEST(st.errors >= 20);      // non-broadcastable trees were exercised
-    BOOST_TEST(st.parallel >= 20);    // and the parallel path
-    BOOST_TEST(st.empty >= 10);       // and zero-size results
-    BOOST_TEST(st.aliasing >= 50);    // and destinations read on the right
+    BOOST_TEST(st.valid >= 10000);        // issue 10: at least 10^4 evaluated trees per run
+    BOOST_TEST(st.errors >= 20);          // non-broadcastable trees were exercised
+    BOOST_TEST(st.parallel >= 20);        // and the parallel path
+    BOOST_TEST(st.empty >= 10);           // and zero-size results
+    BOOST_TEST(st.aliasing >= 50);        // and destinations read on the right
     BOOST_TEST(st.aliasing_views >= 30);  // also through overlapping views
     BOOST_TEST(st.max_depth_seen == 4);
     for (int r : st.valid_by_rules) BOOST_TEST(r >= 1000);  // every rule set

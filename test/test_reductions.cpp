@@ -52,13 +52,20 @@ constexpr unsigned sum_only = unsigned(red::sum);
 
 const char* name(red r) {
     switch (r) {
-        case red::sum: return "sum";
-        case red::prod: return "prod";
-        case red::mean: return "mean";
-        case red::min: return "min";
-        case red::max: return "max";
-        case red::all: return "all";
-        case red::any: return "any";
+        case red::sum:
+            return "sum";
+        case red::prod:
+            return "prod";
+        case red::mean:
+            return "mean";
+        case red::min:
+            return "min";
+        case red::max:
+            return "max";
+        case red::all:
+            return "all";
+        case red::any:
+            return "any";
     }
     return "?";
 }
@@ -230,7 +237,8 @@ void check_observed(red r, const ref_array& ref, const std::string& operand_shap
         } else {
             BOOST_TEST_REQUIRE(got[0].error == "");
             const double want = ref_fold(r, ref.values);
-            BOOST_TEST(same_value(got[0].values.at(0), want), "whole: got " << got[0].values.at(0) << ", want " << want);
+            BOOST_TEST(same_value(got[0].values.at(0), want),
+                       "whole: got " << got[0].values.at(0) << ", want " << want);
         }
         std::size_t at = 1;
         for (index_t k = -N; k < N; ++k) {
@@ -341,8 +349,8 @@ BOOST_AUTO_TEST_CASE(rank1) {
 BOOST_AUTO_TEST_CASE(rank2) {
     // (37,300): reduced lines longer than a chunk; (3,5000), (5000,3): several blocks
     // along a contiguous and a strided axis; (3,20000): the parallel path.
-    check_arrays_of_rank<2>({{3, 4}, {1, 5}, {5, 1}, {1, 1}, {37, 300}, {3, 5000}, {5000, 3}, {3, 20000},
-                             {0, 3}, {3, 0}, {0, 0}});
+    check_arrays_of_rank<2>(
+        {{3, 4}, {1, 5}, {5, 1}, {1, 1}, {37, 300}, {3, 5000}, {5000, 3}, {3, 20000}, {0, 3}, {3, 0}, {0, 0}});
 }
 
 BOOST_AUTO_TEST_CASE(rank3) {
@@ -440,9 +448,7 @@ BOOST_AUTO_TEST_CASE(views) {
         for (index_t i = 0; i < 4; ++i)
             for (index_t j = 0; j < 3; ++j)
                 for (index_t k = 0; k < 2; ++k) pref.values.push_back(v3[std::size_t(j * 8 + k * 4 + i)]);
-        BOOST_TEST_CONTEXT("permute") {
-            check_reductions<sum_only, 0>(bsx::permute(x3, {2, 0, 1}), pref);
-        }
+        BOOST_TEST_CONTEXT("permute") { check_reductions<sum_only, 0>(bsx::permute(x3, {2, 0, 1}), pref); }
     }
     {  // a long strided view: the transpose of (300,37), reduced along its 300-long rows
         const auto big = pattern(300 * 37, 9, 50);
@@ -483,9 +489,7 @@ BOOST_AUTO_TEST_CASE(expressions) {
         const auto v = make_array<1>({4}, vv);
         ref_array ref{{2, 3, 4}, {}};
         for (std::size_t i = 0; i < vx.size(); ++i) ref.values.push_back(vx[i] - vv[i % 4]);
-        BOOST_TEST_CONTEXT("x3 - v") {
-            check_reductions<sum_only, 0>(x - v, ref);
-        }
+        BOOST_TEST_CONTEXT("x3 - v") { check_reductions<sum_only, 0>(x - v, ref); }
     }
     // A rank-1 expression: abs(v) * 2
     {
@@ -1172,7 +1176,7 @@ BOOST_AUTO_TEST_CASE(long_sums_are_accurate) {
             const double got = bsx::sum(x);
             const double rel = std::fabs(got - ref) / std::fabs(ref);
             BOOST_TEST_MESSAGE("sum of 1e7 in [" << lo << "," << hi << "): relative error " << rel << " (naive loop "
-                                                  << std::fabs(naive - ref) / std::fabs(ref) << ")");
+                                                 << std::fabs(naive - ref) / std::fabs(ref) << ")");
             BOOST_TEST(rel <= 1e-14, "relative error " << rel);
             const double mean_rel = std::fabs(bsx::mean(x) - ref / double(n)) / std::fabs(ref / double(n));
             BOOST_TEST(mean_rel <= 1e-14, "mean: relative error " << mean_rel);
@@ -1246,13 +1250,12 @@ BOOST_AUTO_TEST_CASE(early_exit_gives_the_answer_of_a_full_scan) {
                 BOOST_TEST(bsx::any(zeros) == decided);
                 BOOST_TEST(bsx::all(dones) == !decided);
                 BOOST_TEST(bsx::any(dzeros) == decided);
-                BOOST_TEST(bsx::all(!zeros) == !decided);  // through an expression
+                BOOST_TEST(bsx::all(!zeros) == !decided);                  // through an expression
                 BOOST_TEST(bsx::all(bsx::exp(dzeros) > 0.5) == !decided);  // through vector math (exp(NaN) is NaN)
                 // As one row of a matrix, and along axis 1 of three rows.
                 const auto rows = bsx::reshape<2>(std::as_const(ones), shape<2>{3, n / 3});
                 const auto per_row = bsx::eval(bsx::all(rows, bsx::axis(1)));
-                for (index_t r = 0; r < 3; ++r)
-                    BOOST_TEST(per_row(r) == !(decided && p / (n / 3) == r), "row " << r);
+                for (index_t r = 0; r < 3; ++r) BOOST_TEST(per_row(r) == !(decided && p / (n / 3) == r), "row " << r);
             }
         }
     }

@@ -176,10 +176,11 @@ static_assert(!add_with_dims<tagged<octave, M2>, tagged<numpy, V1>>);
 // the tag travels up the tree
 static_assert(std::is_same_v<bsx::rules_of_t<M2>, numpy>);
 static_assert(std::is_same_v<bsx::rules_of_t<tagged<octave, M2>>, octave>);
-static_assert(std::is_same_v<bsx::rules_of_t<decltype(std::declval<tagged_node<octave, M2>>() + std::declval<const V1&>())>,
-                             octave>);
-static_assert(std::is_same_v<bsx::rules_of_t<decltype(std::declval<const V1&>() - bsx::abs(std::declval<tagged_node<xla, V1>>()))>,
-                             xla>);
+static_assert(std::is_same_v<
+              bsx::rules_of_t<decltype(std::declval<tagged_node<octave, M2>>() + std::declval<const V1&>())>, octave>);
+static_assert(
+    std::is_same_v<
+        bsx::rules_of_t<decltype(std::declval<const V1&>() - bsx::abs(std::declval<tagged_node<xla, V1>>()))>, xla>);
 static_assert(std::is_base_of_v<std::invalid_argument, bsx::broadcast_error>);
 
 }  // namespace
@@ -192,8 +193,8 @@ BOOST_AUTO_TEST_CASE(vector_against_column_under_each_rule_set) {
     const shape<1> v{5};
     const shape<2> c{5, 1};
     const auto np = explained<numpy>(v, c);
-    expect_parts(np, {"(5,) with (5,1)", "numpy rules", "(5,) -> (1,5)", "(5,1) -> (5,1)",
-                      "axis 0: 1 and 5 -> 5", "axis 1: 5 and 1 -> 5", "stretched"});
+    expect_parts(np, {"(5,) with (5,1)", "numpy rules", "(5,) -> (1,5)", "(5,1) -> (5,1)", "axis 0: 1 and 5 -> 5",
+                      "axis 1: 5 and 1 -> 5", "stretched"});
     BOOST_TEST(last_line(np) == "result: (5,5)");
     BOOST_TEST(bsx::explain_broadcast(v, c) == np);  // numpy_rules is the default
 
@@ -210,8 +211,8 @@ BOOST_AUTO_TEST_CASE(vector_against_column_under_each_rule_set) {
 BOOST_AUTO_TEST_CASE(mismatch_names_the_axis) {
     const shape<2> a{2, 3}, b{2, 2};
     for (const auto& text : {explained<numpy>(a, b), explained<octave>(a, b), explained<xla>(a, b)}) {
-        expect_parts(text, {"(2,3) with (2,2)", "equal ranks", "axis 0: 2 and 2 -> 2 (equal)", "axis 1: 3 and 2",
-                            "mismatch"});
+        expect_parts(
+            text, {"(2,3) with (2,2)", "equal ranks", "axis 0: 2 and 2 -> 2 (equal)", "axis 1: 3 and 2", "mismatch"});
         BOOST_TEST(last_line(text) == "result: cannot be broadcast: axis 1 has extents 3 and 2");
     }
     // NumPy guide: (3,4) against (4,3) fails on the first axis already
@@ -316,10 +317,16 @@ BOOST_AUTO_TEST_CASE(numpy_rules) {
                           what_is("bsx: broadcast_shapes: shapes (0,) and (3,) cannot be broadcast under numpy "
                                   "rules: axis 0 has extents 0 and 3"));
     // numbered in the result; the first offending axis from the left
-    expect_error([] { (void)bsx::broadcast_shapes<numpy>(shape<3>{2, 3, 4}, shape<2>{5, 4}); },
-                 {"(2,3,4) and (5,4)", "axis 1 has extents 3 and 5"});
-    expect_error([] { (void)bsx::broadcast_shapes<numpy>(shape<2>{2, 3}, shape<2>{4, 5}); },
-                 {"axis 0 has extents 2 and 4"});
+    expect_error(
+        [] {
+            (void)bsx::broadcast_shapes<numpy>(shape<3>{2, 3, 4}, shape<2>{5, 4});
+        },
+        {"(2,3,4) and (5,4)", "axis 1 has extents 3 and 5"});
+    expect_error(
+        [] {
+            (void)bsx::broadcast_shapes<numpy>(shape<2>{2, 3}, shape<2>{4, 5});
+        },
+        {"axis 0 has extents 2 and 4"});
 }
 
 BOOST_AUTO_TEST_CASE(octave_rules) {
@@ -338,8 +345,11 @@ BOOST_AUTO_TEST_CASE(octave_rules) {
                           what_is("bsx: broadcast_shapes: shapes (2,3) and (2,2) cannot be broadcast under octave "
                                   "rules: axis 1 has extents 3 and 2"));
     // (2,3,4) with (2,5) -> (2,5,1): axis 1
-    expect_error([] { (void)bsx::broadcast_shapes<octave>(shape<3>{2, 3, 4}, shape<2>{2, 5}); },
-                 {"under octave rules", "axis 1 has extents 3 and 5"});
+    expect_error(
+        [] {
+            (void)bsx::broadcast_shapes<octave>(shape<3>{2, 3, 4}, shape<2>{2, 5});
+        },
+        {"under octave rules", "axis 1 has extents 3 and 5"});
 }
 
 BOOST_AUTO_TEST_CASE(xla_rules) {
@@ -420,14 +430,20 @@ BOOST_AUTO_TEST_CASE(in_dims_errors) {
     expect_error([&] { (void)bsx::in_dims<3>(m, {0, 1, 2}); }, {"bsx: in_dims:", "one dimension per operand axis"});
     // not strictly increasing: swapped, duplicate
     expect_error([&] { (void)bsx::in_dims<3>(m, {1, 0}); }, {"bsx: in_dims:", "{1, 0}", "strictly increasing"});
-    expect_error([&] { (void)bsx::in_dims<3>(m, {1, 1}); },
-                 {"bsx: in_dims:", "{1, 1}", "dims[1] = 1", "strictly increasing"});
+    expect_error(
+        [&] {
+            (void)bsx::in_dims<3>(m, {1, 1});
+        },
+        {"bsx: in_dims:", "{1, 1}", "dims[1] = 1", "strictly increasing"});
     // out of range: >= rank, negative
     expect_error([&] { (void)bsx::in_dims<3>(m, {0, 3}); }, {"bsx: in_dims:", "dims[1] = 3", "out of range", "[0, 3)"});
     expect_error([&] { (void)bsx::in_dims<3>(m, {-1, 1}); }, {"bsx: in_dims:", "dims[0] = -1", "out of range"});
     // dims as std::array and as a run-time span
-    expect_error([&] { (void)bsx::in_dims<3>(m, std::array<index_t, 2>{2, 2}); },
-                 {"bsx: in_dims:", "strictly increasing"});
+    expect_error(
+        [&] {
+            (void)bsx::in_dims<3>(m, std::array<index_t, 2>{2, 2});
+        },
+        {"bsx: in_dims:", "strictly increasing"});
     expect_error([&] { (void)bsx::in_dims<3>(m, std::array<index_t, 2>{0, 5}); }, {"bsx: in_dims:", "out of range"});
     const std::vector<index_t> runtime{0};
     expect_error([&] { (void)bsx::in_dims<2>(m, std::span<const index_t>(runtime)); },
@@ -443,22 +459,37 @@ BOOST_AUTO_TEST_CASE(broadcast_in_dim_errors) {
     const shape<3> s{2, 3, 4};
     expect_error([&] { (void)bsx::broadcast_in_dim(m, s, {0}); },
                  {"bsx: broadcast_in_dim:", "one dimension per operand axis"});
-    expect_error([&] { (void)bsx::broadcast_in_dim(m, s, {0, 1, 2}); },
-                 {"bsx: broadcast_in_dim:", "one dimension per operand axis"});
+    expect_error(
+        [&] {
+            (void)bsx::broadcast_in_dim(m, s, {0, 1, 2});
+        },
+        {"bsx: broadcast_in_dim:", "one dimension per operand axis"});
     expect_error([&] { (void)bsx::broadcast_in_dim(m, s, {1, 0}); }, {"bsx: broadcast_in_dim:", "strictly increasing"});
     expect_error([&] { (void)bsx::broadcast_in_dim(m, s, {0, 0}); }, {"bsx: broadcast_in_dim:", "strictly increasing"});
     expect_error([&] { (void)bsx::broadcast_in_dim(m, s, {1, 3}); }, {"bsx: broadcast_in_dim:", "out of range"});
     expect_error([&] { (void)bsx::broadcast_in_dim(m, s, {-2, 1}); }, {"bsx: broadcast_in_dim:", "out of range"});
-    expect_error([&] { (void)bsx::broadcast_in_dim(m, s, std::array<index_t, 2>{2, 1}); },
-                 {"bsx: broadcast_in_dim:", "strictly increasing"});
+    expect_error(
+        [&] {
+            (void)bsx::broadcast_in_dim(m, s, std::array<index_t, 2>{2, 1});
+        },
+        {"bsx: broadcast_in_dim:", "strictly increasing"});
     // valid dims, but the placed operand does not broadcast to the shape
-    expect_error([&] { (void)bsx::broadcast_in_dim(m, s, {1, 2}); },  // (1,2,3) to (2,3,4)
-                 {"bsx: broadcast_in_dim:", "(2,3,4)", "under xla rules", "axis 1"});
+    expect_error(
+        [&] {
+            (void)bsx::broadcast_in_dim(m, s, {1, 2});
+        },  // (1,2,3) to (2,3,4)
+        {"bsx: broadcast_in_dim:", "(2,3,4)", "under xla rules", "axis 1"});
     const V1 v{7, 8, 9};
-    expect_error([&] { (void)bsx::broadcast_in_dim(v, shape<2>{2, 4}, {1}); },
-                 {"bsx: broadcast_in_dim:", "(2,4)", "axis 1", "3"});
-    expect_error([&] { (void)bsx::broadcast_in_dim(v * 1.0, shape<2>{2, 3}, {0}); },  // (3,1) to (2,3)
-                 {"bsx: broadcast_in_dim:", "(2,3)", "axis 0"});
+    expect_error(
+        [&] {
+            (void)bsx::broadcast_in_dim(v, shape<2>{2, 4}, {1});
+        },
+        {"bsx: broadcast_in_dim:", "(2,4)", "axis 1", "3"});
+    expect_error(
+        [&] {
+            (void)bsx::broadcast_in_dim(v * 1.0, shape<2>{2, 3}, {0});
+        },  // (3,1) to (2,3)
+        {"bsx: broadcast_in_dim:", "(2,3)", "axis 0"});
 }
 
 BOOST_AUTO_TEST_CASE(xla_form_errors) {
@@ -480,12 +511,18 @@ BOOST_AUTO_TEST_CASE(xla_form_errors) {
     // the lower-rank operand on the left; std::array dims; other XLA-form functions
     expect_error([&] { (void)bsx::add(v, m, {5}); }, {"bsx: add:", "(3,)", "out of range"});
     expect_error([&] { (void)bsx::add(m, v, std::array<index_t, 1>{-3}); }, {"bsx: add:", "out of range"});
-    expect_error([&] { (void)bsx::subtract(box, mat, std::array<index_t, 2>{2, 0}); },
-                 {"bsx: subtract:", "strictly increasing"});
+    expect_error(
+        [&] {
+            (void)bsx::subtract(box, mat, std::array<index_t, 2>{2, 0});
+        },
+        {"bsx: subtract:", "strictly increasing"});
     expect_error([&] { (void)bsx::min(m, v, {3}); }, {"bsx: min:", "out of range"});
     expect_error([&] { (void)bsx::atan2(box, mat, {0, 0}); }, {"bsx: atan2:", "strictly increasing"});
-    expect_error([&] { (void)bsx::multiply(bsx::with_rules<xla>(m), v, {0, 0}); },
-                 {"bsx: multiply:", "one dimension per operand axis"});
+    expect_error(
+        [&] {
+            (void)bsx::multiply(bsx::with_rules<xla>(m), v, {0, 0});
+        },
+        {"bsx: multiply:", "one dimension per operand axis"});
     // valid dims, then the shapes themselves do not fit: (3,) at dims {0} of (2,3)
     expect_error([&] { (void)bsx::add(m, v, {0}); }, {"bsx: add:", "axis 0 has extents 2 and 3"});
 }
@@ -675,8 +712,7 @@ BOOST_AUTO_TEST_CASE(compound_assignment) {
     const auto orig = img;
     const V1 w{0.8, 0.9, 1.2};
     img *= bsx::with_rules<octave>(w);
-    BOOST_TEST(contents(img) ==
-                   table3(3, 2, 4, [&](index_t i, index_t j, index_t k) { return orig(i, j, k) * w(i); }),
+    BOOST_TEST(contents(img) == table3(3, 2, 4, [&](index_t i, index_t j, index_t k) { return orig(i, j, k) * w(i); }),
                boost::test_tools::per_element());
     BOOST_TEST(fmt(img.shape()) == "(3,2,4)");
     // a failing one leaves the destination unchanged
@@ -698,8 +734,7 @@ BOOST_AUTO_TEST_CASE(compound_assignment) {
     // plain assignment into a view checks the tagged right-hand side under its own rules
     auto d = bsx::zeros<double>(3, 4);
     bsx::in_dims<2>(d, {0, 1}) = bsx::with_rules<octave>(w);  // the identity placement: all of d
-    BOOST_TEST(contents(d) == table2(3, 4, [&](index_t i, index_t) { return w(i); }),
-               boost::test_tools::per_element());
+    BOOST_TEST(contents(d) == table2(3, 4, [&](index_t i, index_t) { return w(i); }), boost::test_tools::per_element());
     // a (4,) vector is a column of 4 under octave rules: it does not fit (3,4)
     const auto mb = contents(m);
     expect_error([&] { m += bsx::with_rules<octave>(V1{1, 2, 3, 4}); }, {"operator+=", "under octave rules", "axis 0"});

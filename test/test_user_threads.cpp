@@ -47,13 +47,20 @@ struct operands {
 bsx::array<double, 2> evaluate(const operands& in, int which) {
     const auto& [a, v, k] = in;
     switch (which % 6) {
-        case 0: return bsx::eval(a * v + 1.0);
-        case 1: return bsx::eval(bsx::where(a > v, a - v, bsx::cast<double>(k)));
-        case 2: return bsx::eval(a - bsx::mean(a, bsx::axis(1), bsx::keepdims));        // nested reduction
-        case 3: return bsx::eval(bsx::sum(bsx::abs(a - bsx::max(a, bsx::axis(0), bsx::keepdims)), bsx::axis(1),
-                                          bsx::keepdims) * v);                           // reduction of a reduction
-        case 4: return bsx::eval(bsx::map([](double x, int y) { return x * y - 0.5; }, a, k));
-        default: return bsx::eval(bsx::cast<double>(k / (k % 5) + k * k));             // integer faults, defined
+        case 0:
+            return bsx::eval(a * v + 1.0);
+        case 1:
+            return bsx::eval(bsx::where(a > v, a - v, bsx::cast<double>(k)));
+        case 2:
+            return bsx::eval(a - bsx::mean(a, bsx::axis(1), bsx::keepdims));  // nested reduction
+        case 3:
+            return bsx::eval(bsx::sum(bsx::abs(a - bsx::max(a, bsx::axis(0), bsx::keepdims)), bsx::axis(1),
+                                      bsx::keepdims) *
+                             v);  // reduction of a reduction
+        case 4:
+            return bsx::eval(bsx::map([](double x, int y) { return x * y - 0.5; }, a, k));
+        default:
+            return bsx::eval(bsx::cast<double>(k / (k % 5) + k * k));  // integer faults, defined
     }
 }
 

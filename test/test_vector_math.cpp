@@ -57,8 +57,8 @@ long double ulp_error(T got, wide_t<T> ref) {
     if (got == rounded) return 0;
     if (std::isinf(got) || std::isinf(rounded)) return INFINITY;
     const wide_t<T> mag = std::fabs(ref);
-    const wide_t<T> ulp = mag < L::min() ? wide_t<T>(L::denorm_min())
-                                         : std::ldexp(wide_t<T>(1), std::ilogb(mag) - (L::digits - 1));
+    const wide_t<T> ulp =
+        mag < L::min() ? wide_t<T>(L::denorm_min()) : std::ldexp(wide_t<T>(1), std::ilogb(mag) - (L::digits - 1));
     return std::fabs(wide_t<T>(got) - ref) / ulp;
 }
 
@@ -80,8 +80,8 @@ void add_around(std::vector<T>& v, T x) {
 template <class T>
 std::vector<T> common_specials() {
     using L = std::numeric_limits<T>;
-    std::vector<T> v{T(0), T(-0.0), L::infinity(), -L::infinity(), L::quiet_NaN(), T(1), T(-1), T(0.5), T(2),
-                     T(-2), T(3), T(10)};
+    std::vector<T> v{T(0),  T(-0.0), L::infinity(), -L::infinity(), L::quiet_NaN(), T(1),
+                     T(-1), T(0.5),  T(2),          T(-2),          T(3),           T(10)};
     for (T s : {T(1), T(-1)}) {
         add_around(v, s * L::denorm_min());
         add_around(v, s * (L::min() - L::denorm_min()));  // largest subnormal
@@ -150,13 +150,12 @@ void check_unary(const char* name, F f, Ref ref, double bound, double lo, double
         w, std::size_t(x.size()), [&](std::size_t i) { return y(index_t(i)); },
         [&](std::size_t i) { return ref(wide_t<T>(x(index_t(i)))); },
         [&](std::size_t i) { return "x = " + std::to_string(x(index_t(i))); });
-    BOOST_TEST_MESSAGE(name << (sizeof(T) == 8 ? " double" : " float") << ": max " << double(w.ulps)
-                            << " ulp over " << x.size() << " inputs (at " << w.where << "), bound " << bound);
+    BOOST_TEST_MESSAGE(name << (sizeof(T) == 8 ? " double" : " float") << ": max " << double(w.ulps) << " ulp over "
+                            << x.size() << " inputs (at " << w.where << "), bound " << bound);
     BOOST_TEST(double(w.ulps) <= bound, name << ": " << double(w.ulps) << " ulp at " << w.where);
     // One element alone (expr(i)) is the same kernel: the same bits.
     const auto e = f(x);
-    for (index_t i = 0; i < x.size(); i += 997)
-        BOOST_TEST(same_bits(e(i), y(i)), name << " element " << i);
+    for (index_t i = 0; i < x.size(); i += 997) BOOST_TEST(same_bits(e(i), y(i)), name << " element " << i);
 }
 
 /// The same for a function of two arguments: random pairs, and every pair of specials.
@@ -182,12 +181,11 @@ void check_binary(const char* name, F f, Ref ref, double bound, double xlo, doub
         w, xs.size(), [&](std::size_t i) { return r(index_t(i)); },
         [&](std::size_t i) { return ref(wide_t<T>(xs[i]), wide_t<T>(ys[i])); },
         [&](std::size_t i) { return "(" + std::to_string(xs[i]) + ", " + std::to_string(ys[i]) + ")"; });
-    BOOST_TEST_MESSAGE(name << (sizeof(T) == 8 ? " double" : " float") << ": max " << double(w.ulps)
-                            << " ulp over " << xs.size() << " inputs (at " << w.where << "), bound " << bound);
+    BOOST_TEST_MESSAGE(name << (sizeof(T) == 8 ? " double" : " float") << ": max " << double(w.ulps) << " ulp over "
+                            << xs.size() << " inputs (at " << w.where << "), bound " << bound);
     BOOST_TEST(double(w.ulps) <= bound, name << ": " << double(w.ulps) << " ulp at " << w.where);
     const auto e = f(x, yv);
-    for (index_t i = 0; i < x.size(); i += 997)
-        BOOST_TEST(same_bits(e(i), r(i)), name << " element " << i);
+    for (index_t i = 0; i < x.size(); i += 997) BOOST_TEST(same_bits(e(i), r(i)), name << " element " << i);
 }
 
 // Thresholds where results overflow or become subnormal or zero.
@@ -217,7 +215,7 @@ template <class T>
 void check_all() {
     using L = std::numeric_limits<T>;
     constexpr bool dbl = std::is_same_v<T, double>;
-    const double big = dbl ? 710 : 89;          // a bit beyond where exp overflows
+    const double big = dbl ? 710 : 89;  // a bit beyond where exp overflows
     const double huge = dbl ? 1e300 : 1e38;
     const auto sinh_limit = static_cast<T>(std::log(wide_t<T>(L::max())) + std::log(wide_t<T>(2)));
     std::vector<T> hyper = exp_thresholds<T>(T(1));
@@ -283,8 +281,9 @@ template <class T>
 std::vector<T> mixed_values(std::size_t n) {
     std::mt19937_64 rng(7);
     std::uniform_real_distribution<double> u(-3, 3);
-    const T specials[] = {T(1e30), T(-20), std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::infinity(),
-                          T(100), T(0), T(-1e5)};
+    const T specials[] = {
+        T(1e30), T(-20), std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::infinity(), T(100),
+        T(0),    T(-1e5)};
     std::vector<T> v(n);
     for (std::size_t i = 0; i < n; ++i)
         v[i] = i % 5 == 3 ? specials[(i / 5) % std::size(specials)] : static_cast<T>(u(rng));
@@ -303,8 +302,9 @@ void check_offsets() {
         const std::size_t m = n - std::size_t(k);
         for (std::size_t f = 0; f < whole.size() / n; ++f)
             for (std::size_t i = 0; i < m; ++i)
-                BOOST_TEST(same_bits(static_cast<T>(part[f * m + i]), static_cast<T>(whole[f * n + i + std::size_t(k)])),
-                           "function " << f << ", offset " << k << ", element " << i);
+                BOOST_TEST(
+                    same_bits(static_cast<T>(part[f * m + i]), static_cast<T>(whole[f * n + i + std::size_t(k)])),
+                    "function " << f << ", offset " << k << ", element " << i);
     }
     // A strided view (gathered) and single elements give the same bits too.
     const auto strided = all_functions(bsx::slice(x, bsx::range(1, x.size(), 3)));
@@ -312,7 +312,8 @@ void check_offsets() {
     for (std::size_t f = 0; f < whole.size() / n; ++f)
         for (std::size_t i = 0; i < m; ++i)
             BOOST_TEST(same_bits(static_cast<T>(strided[f * m + i]), static_cast<T>(whole[f * n + 1 + 3 * i])));
-    for (index_t i = 0; i < x.size(); ++i) BOOST_TEST(same_bits(bsx::sin(x)(i), static_cast<T>(whole[9 * n + std::size_t(i)])));
+    for (index_t i = 0; i < x.size(); ++i)
+        BOOST_TEST(same_bits(bsx::sin(x)(i), static_cast<T>(whole[9 * n + std::size_t(i)])));
 }
 
 template <class T>
@@ -349,7 +350,8 @@ BOOST_AUTO_TEST_CASE(promotion_follows_cmath) {
     static_assert(std::is_same_v<bsx::value_type_t<decltype(bsx::pow(f, 2))>, double>);
     static_assert(std::is_same_v<bsx::value_type_t<decltype(bsx::pow(f, f))>, float>);
     const bsx::array<double, 1> e = bsx::exp(i);
-    for (index_t k = 0; k < 3; ++k) BOOST_TEST(ulp_error<double>(e(k), std::exp((long double)i(k))) <= vmath::exp::max_ulp);
+    for (index_t k = 0; k < 3; ++k)
+        BOOST_TEST(ulp_error<double>(e(k), std::exp((long double)i(k))) <= vmath::exp::max_ulp);
     const bsx::array<double, 1> p = bsx::pow(f, 2);
     for (index_t k = 0; k < 3; ++k) BOOST_TEST(p(k) == double(f(k)) * double(f(k)));
     // long double stays on libm.

@@ -221,24 +221,24 @@ BOOST_AUTO_TEST_CASE(integers_and_all) {
 BOOST_AUTO_TEST_CASE(ranges) {
     auto v = bsx::arange<double>(10);  // [0 .. 9]
     // each against NumPy's v[b:e:s] for v = np.arange(10), worked out by hand
-    expect_values(bsx::slice(v, bsx::range(2, 5)), "(3,)", {2, 3, 4});                // v[2:5]
-    expect_values(bsx::slice(v, bsx::range(1, 9, 3)), "(3,)", {1, 4, 7});             // v[1:9:3]
-    expect_values(bsx::slice(v, bsx::range(0, 10, 4)), "(3,)", {0, 4, 8});            // v[0:10:4]
-    expect_values(bsx::slice(v, bsx::range(-3, 10)), "(3,)", {7, 8, 9});              // v[-3:]
+    expect_values(bsx::slice(v, bsx::range(2, 5)), "(3,)", {2, 3, 4});                  // v[2:5]
+    expect_values(bsx::slice(v, bsx::range(1, 9, 3)), "(3,)", {1, 4, 7});               // v[1:9:3]
+    expect_values(bsx::slice(v, bsx::range(0, 10, 4)), "(3,)", {0, 4, 8});              // v[0:10:4]
+    expect_values(bsx::slice(v, bsx::range(-3, 10)), "(3,)", {7, 8, 9});                // v[-3:]
     expect_values(bsx::slice(v, bsx::range(1, -1)), "(8,)", {1, 2, 3, 4, 5, 6, 7, 8});  // v[1:-1]
-    expect_values(bsx::slice(v, bsx::range(-100, 3)), "(3,)", {0, 1, 2});             // clamped: v[-100:3]
-    expect_values(bsx::slice(v, bsx::range(7, 100)), "(3,)", {7, 8, 9});              // clamped: v[7:100]
-    expect_values(bsx::slice(v, bsx::range(5, 5)), "(0,)", {});                       // v[5:5]
-    expect_values(bsx::slice(v, bsx::range(6, 2)), "(0,)", {});                       // v[6:2]
-    expect_values(bsx::slice(v, bsx::range(20, 30)), "(0,)", {});                     // v[20:30]
-    expect_values(bsx::slice(v, bsx::range(0, 10, 20)), "(1,)", {0});                 // v[0:10:20]
+    expect_values(bsx::slice(v, bsx::range(-100, 3)), "(3,)", {0, 1, 2});               // clamped: v[-100:3]
+    expect_values(bsx::slice(v, bsx::range(7, 100)), "(3,)", {7, 8, 9});                // clamped: v[7:100]
+    expect_values(bsx::slice(v, bsx::range(5, 5)), "(0,)", {});                         // v[5:5]
+    expect_values(bsx::slice(v, bsx::range(6, 2)), "(0,)", {});                         // v[6:2]
+    expect_values(bsx::slice(v, bsx::range(20, 30)), "(0,)", {});                       // v[20:30]
+    expect_values(bsx::slice(v, bsx::range(0, 10, 20)), "(1,)", {0});                   // v[0:10:20]
     // negative steps
-    expect_values(bsx::slice(v, bsx::range(8, 2, -2)), "(3,)", {8, 6, 4});                       // v[8:2:-2]
+    expect_values(bsx::slice(v, bsx::range(8, 2, -2)), "(3,)", {8, 6, 4});                          // v[8:2:-2]
     expect_values(bsx::slice(v, bsx::range(9, -11, -1)), "(10,)", {9, 8, 7, 6, 5, 4, 3, 2, 1, 0});  // v[9:-11:-1]
-    expect_values(bsx::slice(v, bsx::range(100, -100, -3)), "(4,)", {9, 6, 3, 0});              // v[100:-100:-3]
-    expect_values(bsx::slice(v, bsx::range(-1, -4, -1)), "(3,)", {9, 8, 7});                     // v[-1:-4:-1]
-    expect_values(bsx::slice(v, bsx::range(5, -1, -1)), "(0,)", {});  // v[5:-1:-1]: -1 is the last element
-    expect_values(bsx::slice(v, bsx::range(2, 8, -1)), "(0,)", {});   // v[2:8:-1]
+    expect_values(bsx::slice(v, bsx::range(100, -100, -3)), "(4,)", {9, 6, 3, 0});                  // v[100:-100:-3]
+    expect_values(bsx::slice(v, bsx::range(-1, -4, -1)), "(3,)", {9, 8, 7});                        // v[-1:-4:-1]
+    expect_values(bsx::slice(v, bsx::range(5, -1, -1)), "(0,)", {});        // v[5:-1:-1]: -1 is the last element
+    expect_values(bsx::slice(v, bsx::range(2, 8, -1)), "(0,)", {});         // v[2:8:-1]
     expect_values(bsx::slice(v, bsx::range(3, 0, -1)), "(3,)", {3, 2, 1});  // v[3:0:-1]
     expect_values(bsx::slice(v, bsx::range(-8, -100, -5)), "(1,)", {2});    // v[-8:-100:-5]
     BOOST_CHECK_THROW((void)bsx::slice(v, bsx::range(0, 5, 0)), std::invalid_argument);
@@ -268,7 +268,7 @@ BOOST_AUTO_TEST_CASE(newaxis) {
     auto a = grid(2, 3);
     expect_values(bsx::slice(a, bsx::newaxis, 1, bsx::range(0, 2)), "(1,2)", {10, 11});  // a[None, 1, 0:2]
     expect_values(bsx::slice(a, bsx::all, bsx::newaxis, bsx::all, bsx::newaxis), "(2,1,3,1)",
-                  {0, 1, 2, 10, 11, 12});                           // a[:, None, :, None]
+                  {0, 1, 2, 10, 11, 12});                                // a[:, None, :, None]
     expect_values(bsx::slice(a, bsx::newaxis), "(1,2,3)", contents(a));  // a[None]: trailing axes kept
     // writing through a view with an inserted axis
     bsx::slice(a, bsx::all, bsx::newaxis, 0) = bsx::array<double, 2>{{-1}, {-2}};
@@ -279,12 +279,14 @@ BOOST_AUTO_TEST_CASE(newaxis) {
 BOOST_AUTO_TEST_CASE(write) {
     auto a = grid(4, 5);
     bsx::slice(a, bsx::range(1, 3), bsx::range(1, 4)) = 0.0;
-    BOOST_TEST(contents(a) == (std::vector<double>{0, 1, 2, 3, 4, 10, 0, 0, 0, 14, 20, 0, 0, 0, 24, 30, 31, 32, 33, 34}),
-               boost::test_tools::per_element());
+    BOOST_TEST(
+        contents(a) == (std::vector<double>{0, 1, 2, 3, 4, 10, 0, 0, 0, 14, 20, 0, 0, 0, 24, 30, 31, 32, 33, 34}),
+        boost::test_tools::per_element());
     bsx::slice(a, bsx::all, 0) = bsx::array<double, 1>{-1, -2, -3, -4};  // a[:, 0] = [...]
-    bsx::slice(a, -1) = bsx::arange<double>(5) * 100.0;                 // a[-1] = ...
-    BOOST_TEST(contents(a) == (std::vector<double>{-1, 1, 2, 3, 4, -2, 0, 0, 0, 14, -3, 0, 0, 0, 24, 0, 100, 200, 300, 400}),
-               boost::test_tools::per_element());
+    bsx::slice(a, -1) = bsx::arange<double>(5) * 100.0;                  // a[-1] = ...
+    BOOST_TEST(
+        contents(a) == (std::vector<double>{-1, 1, 2, 3, 4, -2, 0, 0, 0, 14, -3, 0, 0, 0, 24, 0, 100, 200, 300, 400}),
+        boost::test_tools::per_element());
     // negative step: v[::-1] = [1..5] writes backwards
     auto v = bsx::zeros<double>(5);
     bsx::slice(v, bsx::range(-1, -6, -1)) = bsx::array<double, 1>{1, 2, 3, 4, 5};
@@ -298,8 +300,9 @@ BOOST_AUTO_TEST_CASE(write) {
     auto b = grid(4, 5);
     bsx::slice(b, bsx::range(0, 2)) = b.row(3);
     bsx::slice(b, bsx::range(2, 4), bsx::range(0, 3)) = bsx::array<double, 1>{7, 8, 9};
-    BOOST_TEST(contents(b) == (std::vector<double>{30, 31, 32, 33, 34, 30, 31, 32, 33, 34, 7, 8, 9, 23, 24, 7, 8, 9, 33, 34}),
-               boost::test_tools::per_element());
+    BOOST_TEST(
+        contents(b) == (std::vector<double>{30, 31, 32, 33, 34, 30, 31, 32, 33, 34, 7, 8, 9, 23, 24, 7, 8, 9, 33, 34}),
+        boost::test_tools::per_element());
     // compound assignment through a slice
     bsx::slice(b, bsx::all, bsx::range(3, 5)) += 1000.0;
     bsx::slice(b, bsx::range(0, 4, 3), 0) *= bsx::array<double, 1>{2, -1};
@@ -411,7 +414,7 @@ BOOST_AUTO_TEST_CASE(reshape) {
     static_assert(decltype(m)::rank == 2);
     expect_values(m, "(2,3)", {0, 1, 2, 3, 4, 5});
     BOOST_TEST(m(1, 0) == 3.0);
-    BOOST_TEST(m.data() == v.data());  // a view, not a copy
+    BOOST_TEST(m.data() == v.data());                                              // a view, not a copy
     expect_values(bsx::reshape<3>(v, {-1, 1, 2}), "(3,1,2)", {0, 1, 2, 3, 4, 5});  // -1 inferred
     expect_values(bsx::reshape<2>(v, {-1, 6}), "(1,6)", {0, 1, 2, 3, 4, 5});
     expect_values(bsx::reshape<1>(m, {-1}), "(6,)", {0, 1, 2, 3, 4, 5});
@@ -548,7 +551,7 @@ BOOST_AUTO_TEST_CASE(composed_views) {
     st.row(1) = bsx::array<double, 1>{-1, -2};
     BOOST_TEST(b(1, 0, 2) == -1.0);
     BOOST_TEST(b(1, 2, 2) == -2.0);
-    BOOST_TEST(b(1, 1, 2) == 112.0);  // untouched (odd j)
+    BOOST_TEST(b(1, 1, 2) == 112.0);                            // untouched (odd j)
     auto p = bsx::permute(bsx::slice(b, bsx::all, 3), {1, 0});  // b[:, 3, :].T : (5,3)
     expect_values(p.col(2), "(5,1)", {230, 231, 232, 233, 234});
     p.col(2) *= 0.0;

@@ -86,16 +86,20 @@ public:
         allocate(shape, false);
         detail::assign_broadcast(data(), shape, this->strides(), e);
     }
+    // clang-format off
     template <detail::expression_of_other_rank<N> E>
     array(E&&) = delete;  // bsx: the rank of the expression differs from the rank of the array it initializes
+    // clang-format on
 
     array(const array& o) : array(o.shape_, o.begin(), o.end()) {}
     array(array&& o) noexcept : shape_(std::exchange(o.shape_, shape_t<N>{})), data_(std::move(o.data_)) {}
 
     array& operator=(const array& o) {
         if (this != &o) {
-            if (shape_ != o.shape_) *this = array(o);
-            else std::copy(o.begin(), o.end(), begin());
+            if (shape_ != o.shape_)
+                *this = array(o);
+            else
+                std::copy(o.begin(), o.end(), begin());
         }
         return *this;
     }
@@ -129,11 +133,13 @@ public:
     }
     // Anything else selects a deleted overload: std::is_assignable is false, and the
     // compiler quotes the reason on its line.
+    // clang-format off
     template <detail::expression_of_other_rank<N> X>
     array& operator=(X&&) = delete;  // bsx: the rank of the expression differs from the rank of the array it is assigned to
     template <class X>
         requires(!operand<X> && !std::is_convertible_v<X, array>)
     array& operator=(X&&) = delete;  // bsx: the right-hand side must be a bsx expression or an arithmetic scalar
+    // clang-format on
 
     T* data() noexcept { return data_.get(); }
     const T* data() const noexcept { return data_.get(); }
@@ -170,8 +176,7 @@ private:
             shape[K] = n;
         } else if (shape[K] != n) {
             throw std::invalid_argument("bsx: ragged nested initializer list: axis " + std::to_string(K) +
-                                        " has lengths " + std::to_string(shape[K]) + " and " +
-                                        std::to_string(n));
+                                        " has lengths " + std::to_string(shape[K]) + " and " + std::to_string(n));
         }
         if constexpr (K + 1 < N) {
             bool first_child = first;
@@ -186,8 +191,10 @@ private:
     template <std::size_t K, class L>
     static void list_copy(const L& list, T*& out) {
         for (const auto& sub : list) {
-            if constexpr (K + 1 < N) list_copy<K + 1>(sub, out);
-            else *out++ = sub;
+            if constexpr (K + 1 < N)
+                list_copy<K + 1>(sub, out);
+            else
+                *out++ = sub;
         }
     }
 };

@@ -36,8 +36,8 @@ bool array_equal(const A& a, const B& b) {
 /// Incompatible shapes throw bsx::broadcast_error.
 template <expression A, expression B>
 bool allclose(const A& a, const B& b, double rtol = 1e-5, double atol = 1e-8) {
-    return detail::all_true(eval(bsx::where(bsx::isfinite(a) && bsx::isfinite(b),
-                                            bsx::abs(a - b) <= atol + rtol * bsx::abs(b), a == b)));
+    return detail::all_true(
+        eval(bsx::where(bsx::isfinite(a) && bsx::isfinite(b), bsx::abs(a - b) <= atol + rtol * bsx::abs(b), a == b)));
 }
 
 }  // namespace bsx

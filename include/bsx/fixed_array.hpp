@@ -59,11 +59,13 @@ public:
     fixed_array(X&& x) {
         assign("fixed_array", x);
     }
+    // clang-format off
     template <detail::expression_of_rank<rank> X, class Why = detail::static_misfit_t<fixed_array, X>>
         requires detail::static_extents_misfit<fixed_array, X>
     fixed_array(X&&) = delete;  // bsx: static extents cannot be broadcast to the fixed_array (Why names the axis, its extent and the expression's)
     template <detail::expression_of_other_rank<rank> X>
     fixed_array(X&&) = delete;  // bsx: the rank of the expression differs from the rank of the array it initializes
+    // clang-format on
 
     /// A scalar fills the array.
     template <arithmetic_scalar X>
@@ -80,6 +82,7 @@ public:
         assign("operator=", x);
         return *this;
     }
+    // clang-format off
     template <detail::expression_of_rank<rank> X, class Why = detail::static_misfit_t<fixed_array, X>>
         requires detail::static_extents_misfit<fixed_array, X>
     fixed_array& operator=(X&&) = delete;  // bsx: static extents cannot be broadcast to the fixed_array (Why names the axis, its extent and the expression's)
@@ -88,6 +91,7 @@ public:
     template <class X>
         requires(!operand<X> && !std::is_convertible_v<X, fixed_array>)
     fixed_array& operator=(X&&) = delete;  // bsx: the right-hand side must be a bsx expression or an arithmetic scalar
+    // clang-format on
 
     constexpr T* data() noexcept { return elements_.data(); }
     constexpr const T* data() const noexcept { return elements_.data(); }
@@ -128,8 +132,10 @@ private:
                                         std::to_string(n) + ", but the initializer list has " +
                                         std::to_string(list.size()) + " entries there");
         for (const auto& sub : list) {
-            if constexpr (K + 1 < rank) list_copy<K + 1>(sub, out);
-            else *out++ = sub;
+            if constexpr (K + 1 < rank)
+                list_copy<K + 1>(sub, out);
+            else
+                *out++ = sub;
         }
     }
 };

@@ -5,9 +5,9 @@
 #include <sstream>
 
 int main() {
-  bsx::array<double, 1> v{1, 2, 3};
-  auto r = bsx::eval(v + 1.0);
-  std::ostringstream printed;
-  printed << r;
-  return r(2) == 4.0 && printed.str() == "[2., 3., 4.]" ? 0 : 1;
+    bsx::array<double, 1> v{1, 2, 3};
+    auto r = bsx::eval(v + 1.0);
+    std::ostringstream printed;
+    printed << r;
+    return r(2) == 4.0 && printed.str() == "[2., 3., 4.]" ? 0 : 1;
 }

@@ -34,20 +34,34 @@ struct any_op {
     int code;
     double operator()(double a, double b) const {
         switch (code % 14) {
-            case 0: return bsx::ops::plus{}(a, b);
-            case 1: return bsx::ops::minus{}(a, b);
-            case 2: return bsx::ops::multiplies{}(a, b);
-            case 3: return bsx::ops::divides{}(a, b);
-            case 4: return bsx::ops::minimum{}(a, b);
-            case 5: return bsx::ops::maximum{}(a, b);
-            case 6: return bsx::ops::fmin{}(a, b);
-            case 7: return bsx::ops::fmax{}(a, b);
-            case 8: return bsx::ops::mod{}(a, b);
-            case 9: return bsx::ops::rem{}(a, b);
-            case 10: return bsx::ops::less{}(a, b);
-            case 11: return bsx::ops::negate{}(a);  // unary: the right operand is ignored
-            case 12: return bsx::ops::abs{}(b);
-            default: return bsx::ops::square{}(a);
+            case 0:
+                return bsx::ops::plus{}(a, b);
+            case 1:
+                return bsx::ops::minus{}(a, b);
+            case 2:
+                return bsx::ops::multiplies{}(a, b);
+            case 3:
+                return bsx::ops::divides{}(a, b);
+            case 4:
+                return bsx::ops::minimum{}(a, b);
+            case 5:
+                return bsx::ops::maximum{}(a, b);
+            case 6:
+                return bsx::ops::fmin{}(a, b);
+            case 7:
+                return bsx::ops::fmax{}(a, b);
+            case 8:
+                return bsx::ops::mod{}(a, b);
+            case 9:
+                return bsx::ops::rem{}(a, b);
+            case 10:
+                return bsx::ops::less{}(a, b);
+            case 11:
+                return bsx::ops::negate{}(a);  // unary: the right operand is ignored
+            case 12:
+                return bsx::ops::abs{}(b);
+            default:
+                return bsx::ops::square{}(a);
         }
     }
 };
@@ -68,12 +82,24 @@ placement place(bytes& in, std::array<index_t, 2> shape, bool injective) {
     p.shape = shape;
     const std::uint8_t how = in.next();
     switch (how % 6) {
-        case 0: p.strides = {shape[1], 1}; break;          // row-major
-        case 1: p.strides = {1, shape[0]}; break;          // column-major
-        case 2: p.strides = {-shape[1], -1}; break;        // reversed both ways
-        case 3: p.strides = {2 * shape[1], 2}; break;      // every other element
-        case 4: p.strides = {shape[1] + 1, -1}; break;     // rows padded, reversed within a row
-        default: p.strides = {injective ? shape[1] : 0, injective ? 1 : index_t(how / 6 % 3)}; break;  // broadcast
+        case 0:
+            p.strides = {shape[1], 1};
+            break;  // row-major
+        case 1:
+            p.strides = {1, shape[0]};
+            break;  // column-major
+        case 2:
+            p.strides = {-shape[1], -1};
+            break;  // reversed both ways
+        case 3:
+            p.strides = {2 * shape[1], 2};
+            break;  // every other element
+        case 4:
+            p.strides = {shape[1] + 1, -1};
+            break;  // rows padded, reversed within a row
+        default:
+            p.strides = {injective ? shape[1] : 0, injective ? 1 : index_t(how / 6 % 3)};
+            break;  // broadcast
     }
     index_t lo = 0, hi = 0;
     for (int k = 0; k < 2; ++k) {
@@ -142,8 +168,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             if (form == 0) {
                 r = op[2](op[0](value(0, i, j), value(1, i, j)), op[1](value(2, i, j), value(3, i, j)));
             } else if (form == 1) {
-                r = value(0, i, j) < value(1, i, j) ? value(2, i, j) + value(3, i, j)
-                                                     : bsx::ops::minimum{}(value(0, i, j), value(3, i, j)) - value(1, i, j);
+                r = value(0, i, j) < value(1, i, j)
+                        ? value(2, i, j) + value(3, i, j)
+                        : bsx::ops::minimum{}(value(0, i, j), value(3, i, j)) - value(1, i, j);
             } else {
                 r = reduced[std::size_t(axis == 0 ? j : i)] * value(2, i, j) + value(3, i, j);
             }
@@ -169,7 +196,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
     };
     const auto out_view = bsx::adapt(pool.data() + dest.offset, bsx::shape_t<2>{shape[0], shape[1]},
-                                      bsx::shape_t<2>{dest.strides[0], dest.strides[1]});
+                                     bsx::shape_t<2>{dest.strides[0], dest.strides[1]});
     std::vector<double> got;
     if (destination <= 2) {
         run([&](auto&& e) {
@@ -178,7 +205,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 r = bsx::array<double, 2>(e);  // construction
             } else {
                 // an array of the right shape (assigned in place) or a wrong one (resized)
-                r = bsx::array<double, 2>(destination == 1 ? bsx::shape_t<2>{shape[0], shape[1]} : bsx::shape_t<2>{7, 1});
+                r = bsx::array<double, 2>(destination == 1 ? bsx::shape_t<2>{shape[0], shape[1]}
+                                                           : bsx::shape_t<2>{7, 1});
                 r = e;
             }
             if (r.shape() != bsx::shape_t<2>{shape[0], shape[1]}) std::abort();
@@ -187,7 +215,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         for (std::size_t i = 0; i < want.size(); ++i)
             if (!same(want[i], got[i])) mismatch("result", index_t(i), want[i], got[i]);
         for (index_t i = 0; i < pool_size; ++i)  // reading never writes
-            if (!same(before[std::size_t(i)], pool(i))) mismatch("pool (read only)", i, before[std::size_t(i)], pool(i));
+            if (!same(before[std::size_t(i)], pool(i)))
+                mismatch("pool (read only)", i, before[std::size_t(i)], pool(i));
     } else {
         // the destination overlaps the leaves: value semantics (as if evaluated first)
         std::vector<double> expected = before;
@@ -199,11 +228,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             }
         run([&](auto&& e) {
             auto target = out_view;
-            if (destination == 3) target = e;
-            else target += e;
+            if (destination == 3)
+                target = e;
+            else
+                target += e;
         });
         for (index_t i = 0; i < pool_size; ++i)
-            if (!same(expected[std::size_t(i)], pool(i))) mismatch("pool after assignment", i, expected[std::size_t(i)], pool(i));
+            if (!same(expected[std::size_t(i)], pool(i)))
+                mismatch("pool after assignment", i, expected[std::size_t(i)], pool(i));
     }
     return 0;
 }

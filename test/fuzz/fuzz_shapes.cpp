@@ -31,13 +31,20 @@ using fuzz::bytes;
 
 index_t extent_from(std::uint8_t b) {
     switch (b % 16) {
-        case 10: return -1;
-        case 11: return -7;
-        case 12: return index_t{1} << 31;
-        case 13: return index_t{1} << 40;
-        case 14: return std::numeric_limits<index_t>::max();
-        case 15: return 1;
-        default: return b % 16 < 6 ? index_t(b % 16) : index_t(1);  // 0..5, and 1 often
+        case 10:
+            return -1;
+        case 11:
+            return -7;
+        case 12:
+            return index_t{1} << 31;
+        case 13:
+            return index_t{1} << 40;
+        case 14:
+            return std::numeric_limits<index_t>::max();
+        case 15:
+            return 1;
+        default:
+            return b % 16 < 6 ? index_t(b % 16) : index_t(1);  // 0..5, and 1 often
     }
 }
 
@@ -64,16 +71,20 @@ const char* rule_name(int rules) { return rules == 0 ? "numpy" : rules == 1 ? "o
 std::optional<outcome> entry_check(const std::string& op, const extents& s) {
     for (std::size_t k = 0; k < s.size(); ++k)
         if (s[k] < 0)
-            return outcome{"invalid_argument", "bsx: " + op + ": shape " + text(s) + " has the negative extent " +
-                                                   std::to_string(s[k]) + " on axis " + std::to_string(k), {}};
+            return outcome{"invalid_argument",
+                           "bsx: " + op + ": shape " + text(s) + " has the negative extent " + std::to_string(s[k]) +
+                               " on axis " + std::to_string(k),
+                           {}};
     __int128 product = 1;
     for (index_t e : s)
         if (e != 0) {
             product *= e;
             if (product > std::numeric_limits<index_t>::max())
-                return outcome{"length_error", "bsx: " + op + ": shape " + text(s) +
-                                                   " is too large: its element count exceeds PTRDIFF_MAX (" +
-                                                   std::to_string(std::numeric_limits<index_t>::max()) + ")", {}};
+                return outcome{"length_error",
+                               "bsx: " + op + ": shape " + text(s) +
+                                   " is too large: its element count exceeds PTRDIFF_MAX (" +
+                                   std::to_string(std::numeric_limits<index_t>::max()) + ")",
+                               {}};
         }
     return std::nullopt;
 }
@@ -137,16 +148,20 @@ outcome model_in_dim(const extents& s, const extents& target, const std::vector<
     const std::string head = "bsx: broadcast_in_dim: broadcast dimensions " + dims_text + " for an operand of shape " +
                              text(s) + " at rank " + std::to_string(R) + " are invalid under xla rules: ";
     if (dims.size() != s.size())
-        return {"broadcast_error", head + "there must be one dimension per operand axis (" + std::to_string(s.size()) +
-                                       "), not " + std::to_string(dims.size()), {}};
+        return {"broadcast_error",
+                head + "there must be one dimension per operand axis (" + std::to_string(s.size()) + "), not " +
+                    std::to_string(dims.size()),
+                {}};
     for (std::size_t i = 0; i < dims.size(); ++i) {
         const std::string entry = "dims[" + std::to_string(i) + "] = " + std::to_string(dims[i]);
         if (dims[i] < 0 || dims[i] >= index_t(R))
             return {"broadcast_error",
-                    head + entry + " is out of range: each dimension must lie in [0, " + std::to_string(R) + ")", {}};
+                    head + entry + " is out of range: each dimension must lie in [0, " + std::to_string(R) + ")",
+                    {}};
         if (i > 0 && dims[i] <= dims[i - 1])
-            return {"broadcast_error", head + entry + " does not exceed dims[" + std::to_string(i - 1) + "] = " +
-                                           std::to_string(dims[i - 1]) + ": dimensions must be strictly increasing",
+            return {"broadcast_error",
+                    head + entry + " does not exceed dims[" + std::to_string(i - 1) +
+                        "] = " + std::to_string(dims[i - 1]) + ": dimensions must be strictly increasing",
                     {}};
     }
     if (auto bad = entry_check("broadcast_in_dim", target)) return *bad;
@@ -154,11 +169,10 @@ outcome model_in_dim(const extents& s, const extents& target, const std::vector<
     for (std::size_t i = 0; i < dims.size(); ++i) placed[std::size_t(dims[i])] = s[i];
     for (std::size_t axis = 0; axis < R; ++axis)
         if (placed[axis] != 1 && placed[axis] != target[axis])
-            return {"broadcast_error", "bsx: broadcast_in_dim: shape " + text(placed) +
-                                           " cannot be broadcast to the destination shape " + text(target) +
-                                           " under xla rules: axis " + std::to_string(axis) + " has extent " +
-                                           std::to_string(placed[axis]) + " where the destination has " +
-                                           std::to_string(target[axis]),
+            return {"broadcast_error",
+                    "bsx: broadcast_in_dim: shape " + text(placed) + " cannot be broadcast to the destination shape " +
+                        text(target) + " under xla rules: axis " + std::to_string(axis) + " has extent " +
+                        std::to_string(placed[axis]) + " where the destination has " + std::to_string(target[axis]),
                     {}};
     return {"", "", target};
 }

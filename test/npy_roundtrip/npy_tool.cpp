@@ -25,7 +25,9 @@ bool visit_as(int rank, const std::filesystem::path& in, F& f, std::index_sequen
 /// The same for a dtype named as NumPy names it; false for an unknown dtype or rank.
 template <class F>
 bool visit(const std::string& dtype, int rank, const std::filesystem::path& in, F&& f) {
-    const auto as = [&]<class T>(std::type_identity<T>) { return visit_as<T>(rank, in, f, std::make_index_sequence<5>{}); };
+    const auto as = [&]<class T>(std::type_identity<T>) {
+        return visit_as<T>(rank, in, f, std::make_index_sequence<5>{});
+    };
     if (dtype == "bool") return as(std::type_identity<bool>{});
     if (dtype == "int8") return as(std::type_identity<std::int8_t>{});
     if (dtype == "int16") return as(std::type_identity<std::int16_t>{});

@@ -46,8 +46,10 @@ storage_ptr<T> allocate_storage(std::size_t n, bool value_init) {
 #endif
     T* p = static_cast<T*>(raw);
     try {
-        if (value_init) std::uninitialized_value_construct_n(p, n);
-        else std::uninitialized_default_construct_n(p, n);
+        if (value_init)
+            std::uninitialized_value_construct_n(p, n);
+        else
+            std::uninitialized_default_construct_n(p, n);
     } catch (...) {
         ::operator delete(raw, storage_alignment(bytes));
         throw;

@@ -61,35 +61,35 @@ inline isa host_isa() noexcept {
 // their attributes as template arguments, hence the macro). The tail is padded into one
 // more vector, never computed by other code, so an element's value does not depend on
 // where in a block it falls. The output must not overlap the inputs.
-#define BSX_VECTOR_MATH_BLOCK(ISA, TARGET, T, V)                                              \
-    template <int Arity, auto F>                                                             \
+#define BSX_VECTOR_MATH_BLOCK(ISA, TARGET, T, V)                                                   \
+    template <int Arity, auto F>                                                                   \
     [[gnu::target(TARGET)]] void block_##ISA(T* out, index_t n, const T* x, const T* y) noexcept { \
-        constexpr index_t lanes = sizeof(V) / sizeof(T);                                     \
-        V a, b, r;                                                                           \
-        index_t i = 0;                                                                       \
-        for (; i + lanes <= n; i += lanes) {                                                 \
-            std::memcpy(&a, x + i, sizeof a);                                                \
-            if constexpr (Arity == 2) {                                                      \
-                std::memcpy(&b, y + i, sizeof b);                                            \
-                r = F(a, b);                                                                 \
-            } else {                                                                         \
-                r = F(a);                                                                    \
-            }                                                                                \
-            std::memcpy(out + i, &r, sizeof r);                                              \
-        }                                                                                    \
-        if (i == n) return;                                                                  \
-        T pad_x[lanes] = {}, pad_y[lanes] = {};                                              \
-        std::memcpy(pad_x, x + i, std::size_t(n - i) * sizeof(T));                           \
-        std::memcpy(&a, pad_x, sizeof a);                                                    \
-        if constexpr (Arity == 2) {                                                          \
-            std::memcpy(pad_y, y + i, std::size_t(n - i) * sizeof(T));                       \
-            std::memcpy(&b, pad_y, sizeof b);                                                \
-            r = F(a, b);                                                                     \
-        } else {                                                                             \
-            r = F(a);                                                                        \
-        }                                                                                    \
-        std::memcpy(pad_x, &r, sizeof r);                                                    \
-        std::memcpy(out + i, pad_x, std::size_t(n - i) * sizeof(T));                         \
+        constexpr index_t lanes = sizeof(V) / sizeof(T);                                           \
+        V a, b, r;                                                                                 \
+        index_t i = 0;                                                                             \
+        for (; i + lanes <= n; i += lanes) {                                                       \
+            std::memcpy(&a, x + i, sizeof a);                                                      \
+            if constexpr (Arity == 2) {                                                            \
+                std::memcpy(&b, y + i, sizeof b);                                                  \
+                r = F(a, b);                                                                       \
+            } else {                                                                               \
+                r = F(a);                                                                          \
+            }                                                                                      \
+            std::memcpy(out + i, &r, sizeof r);                                                    \
+        }                                                                                          \
+        if (i == n) return;                                                                        \
+        T pad_x[lanes] = {}, pad_y[lanes] = {};                                                    \
+        std::memcpy(pad_x, x + i, std::size_t(n - i) * sizeof(T));                                 \
+        std::memcpy(&a, pad_x, sizeof a);                                                          \
+        if constexpr (Arity == 2) {                                                                \
+            std::memcpy(pad_y, y + i, std::size_t(n - i) * sizeof(T));                             \
+            std::memcpy(&b, pad_y, sizeof b);                                                      \
+            r = F(a, b);                                                                           \
+        } else {                                                                                   \
+            r = F(a);                                                                              \
+        }                                                                                          \
+        std::memcpy(pad_x, &r, sizeof r);                                                          \
+        std::memcpy(out + i, pad_x, std::size_t(n - i) * sizeof(T));                               \
     }
 BSX_VECTOR_MATH_BLOCK(avx512, "avx512f", double, __m512d)
 BSX_VECTOR_MATH_BLOCK(avx512, "avx512f", float, __m512)
@@ -116,9 +116,12 @@ template <int Arity, bool Library, auto F512, auto F256, auto F128, class T>
 void dispatch(T* out, index_t n, const T* x, const T* y) noexcept {
     const isa target = Library ? std::min(host_isa(), BSX_VECTOR_MATH_LIBRARY_ISA) : host_isa();
     switch (target) {
-    case isa::avx512: return block_avx512<Arity, F512>(out, n, x, y);
-    case isa::avx2: return block_avx2<Arity, F256>(out, n, x, y);
-    case isa::sse2: break;
+        case isa::avx512:
+            return block_avx512<Arity, F512>(out, n, x, y);
+        case isa::avx2:
+            return block_avx2<Arity, F256>(out, n, x, y);
+        case isa::sse2:
+            break;
     }
     block_sse2<Arity, F128>(out, n, x, y);
 }
@@ -135,7 +138,9 @@ inline __m128 sqrt_ps4(__m128 v) noexcept { return _mm_sqrt_ps(v); }
 struct sqrt {
     static constexpr double max_ulp = 0.5;  // correctly rounded (IEEE 754)
     template <class A>
-    static auto libm(A a) { return std::sqrt(a); }
+    static auto libm(A a) {
+        return std::sqrt(a);
+    }
     static void run(double* out, index_t n, const double* x, const double*) noexcept {
         dispatch<1, false, sqrt_pd8, sqrt_pd4, sqrt_pd2>(out, n, x, x);
     }
@@ -188,63 +193,71 @@ void redo_early_overflows(T* out, index_t n, const T* x, const T* y) noexcept {
 
 /// A function of one argument from SLEEF at accuracy ULP (u10: 1.0 ulp, u35: 3.5 ulp), with
 /// the bound bsx states; FIX: whether its early overflows are redone.
-#define BSX_SLEEF_UNARY(NAME, ULP, BOUND, FIX)                                                 \
-    BSX_SLEEF_DECLARE_AVX512(__m512d, Sleef_finz_##NAME##d8_##ULP##avx512f, (__m512d))                 \
-    BSX_SLEEF_DECLARE_AVX512(__m512, Sleef_finz_##NAME##f16_##ULP##avx512f, (__m512))                  \
-    BSX_SLEEF_DECLARE_AVX2(__m256d, Sleef_finz_##NAME##d4_##ULP##avx2, (__m256d))                      \
-    BSX_SLEEF_DECLARE_AVX2(__m256, Sleef_finz_##NAME##f8_##ULP##avx2, (__m256))                        \
-    struct NAME {                                                                          \
-        static constexpr double max_ulp = BOUND;                                           \
-        template <class A>                                                                 \
-        static auto libm(A a) { return std::NAME(a); }                                     \
-        static void run(double* out, index_t n, const double* x, const double*) noexcept { \
-            dispatch<1, true, Sleef_finz_##NAME##d8_##ULP##avx512f, Sleef_finz_##NAME##d4_##ULP##avx2,        \
-                     Sleef_cinz_##NAME##d2_##ULP##sse2>(out, n, x, x);                          \
-            if constexpr (FIX) redo_early_overflows<NAME>(out, n, x, x);                       \
-        }                                                                                  \
-        static void run(float* out, index_t n, const float* x, const float*) noexcept {    \
-            dispatch<1, true, Sleef_finz_##NAME##f16_##ULP##avx512f, Sleef_finz_##NAME##f8_##ULP##avx2,       \
-                     Sleef_cinz_##NAME##f4_##ULP##sse2>(out, n, x, x);                          \
-            if constexpr (FIX) redo_early_overflows<NAME>(out, n, x, x);                       \
-        }                                                                                  \
+#define BSX_SLEEF_UNARY(NAME, ULP, BOUND, FIX)                                                          \
+    BSX_SLEEF_DECLARE_AVX512(__m512d, Sleef_finz_##NAME##d8_##ULP##avx512f, (__m512d))                  \
+    BSX_SLEEF_DECLARE_AVX512(__m512, Sleef_finz_##NAME##f16_##ULP##avx512f, (__m512))                   \
+    BSX_SLEEF_DECLARE_AVX2(__m256d, Sleef_finz_##NAME##d4_##ULP##avx2, (__m256d))                       \
+    BSX_SLEEF_DECLARE_AVX2(__m256, Sleef_finz_##NAME##f8_##ULP##avx2, (__m256))                         \
+    struct NAME {                                                                                       \
+        static constexpr double max_ulp = BOUND;                                                        \
+        template <class A>                                                                              \
+        static auto libm(A a) {                                                                         \
+            return std::NAME(a);                                                                        \
+        }                                                                                               \
+        static void run(double* out, index_t n, const double* x, const double*) noexcept {              \
+            dispatch<1, true, Sleef_finz_##NAME##d8_##ULP##avx512f, Sleef_finz_##NAME##d4_##ULP##avx2,  \
+                     Sleef_cinz_##NAME##d2_##ULP##sse2>(out, n, x, x);                                  \
+            if constexpr (FIX) redo_early_overflows<NAME>(out, n, x, x);                                \
+        }                                                                                               \
+        static void run(float* out, index_t n, const float* x, const float*) noexcept {                 \
+            dispatch<1, true, Sleef_finz_##NAME##f16_##ULP##avx512f, Sleef_finz_##NAME##f8_##ULP##avx2, \
+                     Sleef_cinz_##NAME##f4_##ULP##sse2>(out, n, x, x);                                  \
+            if constexpr (FIX) redo_early_overflows<NAME>(out, n, x, x);                                \
+        }                                                                                               \
     };
-#define BSX_SLEEF_BINARY(NAME, ULP, BOUND, FIX)                                                       \
-    BSX_SLEEF_DECLARE_AVX512(__m512d, Sleef_finz_##NAME##d8_##ULP##avx512f, (__m512d, __m512d))        \
-    BSX_SLEEF_DECLARE_AVX512(__m512, Sleef_finz_##NAME##f16_##ULP##avx512f, (__m512, __m512))          \
-    BSX_SLEEF_DECLARE_AVX2(__m256d, Sleef_finz_##NAME##d4_##ULP##avx2, (__m256d, __m256d))             \
-    BSX_SLEEF_DECLARE_AVX2(__m256, Sleef_finz_##NAME##f8_##ULP##avx2, (__m256, __m256))                \
-    struct NAME {                                                                                 \
-        static constexpr double max_ulp = BOUND;                                                  \
-        template <class A, class B>                                                               \
-        static auto libm(A a, B b) { return std::NAME(a, b); }                                    \
-        static void run(double* out, index_t n, const double* x, const double* y) noexcept {      \
-            dispatch<2, true, Sleef_finz_##NAME##d8_##ULP##avx512f, Sleef_finz_##NAME##d4_##ULP##avx2,               \
-                     Sleef_cinz_##NAME##d2_##ULP##sse2>(out, n, x, y);                                 \
-            if constexpr (FIX) redo_early_overflows<NAME>(out, n, x, y);                              \
-        }                                                                                         \
-        static void run(float* out, index_t n, const float* x, const float* y) noexcept {         \
-            dispatch<2, true, Sleef_finz_##NAME##f16_##ULP##avx512f, Sleef_finz_##NAME##f8_##ULP##avx2,              \
-                     Sleef_cinz_##NAME##f4_##ULP##sse2>(out, n, x, y);                                 \
-            if constexpr (FIX) redo_early_overflows<NAME>(out, n, x, y);                              \
-        }                                                                                         \
+#define BSX_SLEEF_BINARY(NAME, ULP, BOUND, FIX)                                                         \
+    BSX_SLEEF_DECLARE_AVX512(__m512d, Sleef_finz_##NAME##d8_##ULP##avx512f, (__m512d, __m512d))         \
+    BSX_SLEEF_DECLARE_AVX512(__m512, Sleef_finz_##NAME##f16_##ULP##avx512f, (__m512, __m512))           \
+    BSX_SLEEF_DECLARE_AVX2(__m256d, Sleef_finz_##NAME##d4_##ULP##avx2, (__m256d, __m256d))              \
+    BSX_SLEEF_DECLARE_AVX2(__m256, Sleef_finz_##NAME##f8_##ULP##avx2, (__m256, __m256))                 \
+    struct NAME {                                                                                       \
+        static constexpr double max_ulp = BOUND;                                                        \
+        template <class A, class B>                                                                     \
+        static auto libm(A a, B b) {                                                                    \
+            return std::NAME(a, b);                                                                     \
+        }                                                                                               \
+        static void run(double* out, index_t n, const double* x, const double* y) noexcept {            \
+            dispatch<2, true, Sleef_finz_##NAME##d8_##ULP##avx512f, Sleef_finz_##NAME##d4_##ULP##avx2,  \
+                     Sleef_cinz_##NAME##d2_##ULP##sse2>(out, n, x, y);                                  \
+            if constexpr (FIX) redo_early_overflows<NAME>(out, n, x, y);                                \
+        }                                                                                               \
+        static void run(float* out, index_t n, const float* x, const float* y) noexcept {               \
+            dispatch<2, true, Sleef_finz_##NAME##f16_##ULP##avx512f, Sleef_finz_##NAME##f8_##ULP##avx2, \
+                     Sleef_cinz_##NAME##f4_##ULP##sse2>(out, n, x, y);                                  \
+            if constexpr (FIX) redo_early_overflows<NAME>(out, n, x, y);                                \
+        }                                                                                               \
     };
 
 #else  // scalar libm
 
 /// A function of one or two arguments from libm, element by element.
-#define BSX_LIBM_FUNCTION(NAME, BOUND)                                                      \
-    struct NAME {                                                                           \
-        static constexpr double max_ulp = BOUND;                                            \
-        template <class... A>                                                               \
-        static auto libm(A... a) { return std::NAME(a...); }                                \
-        template <class T>                                                                  \
-        static void run(T* out, index_t n, const T* x, const T* y) noexcept {               \
-            (void)y;                                                                        \
-            for (index_t i = 0; i < n; ++i) {                                               \
-                if constexpr (requires { std::NAME(x[i], y[i]); }) out[i] = std::NAME(x[i], y[i]); \
-                else out[i] = std::NAME(x[i]);                                              \
-            }                                                                               \
-        }                                                                                   \
+#define BSX_LIBM_FUNCTION(NAME, BOUND)                                        \
+    struct NAME {                                                             \
+        static constexpr double max_ulp = BOUND;                              \
+        template <class... A>                                                 \
+        static auto libm(A... a) {                                            \
+            return std::NAME(a...);                                           \
+        }                                                                     \
+        template <class T>                                                    \
+        static void run(T* out, index_t n, const T* x, const T* y) noexcept { \
+            (void)y;                                                          \
+            for (index_t i = 0; i < n; ++i) {                                 \
+                if constexpr (requires { std::NAME(x[i], y[i]); })            \
+                    out[i] = std::NAME(x[i], y[i]);                           \
+                else                                                          \
+                    out[i] = std::NAME(x[i]);                                 \
+            }                                                                 \
+        }                                                                     \
     };
 #define BSX_SLEEF_UNARY(NAME, ULP, BOUND, FIX) BSX_LIBM_FUNCTION(NAME, BOUND)
 #define BSX_SLEEF_BINARY(NAME, ULP, BOUND, FIX) BSX_LIBM_FUNCTION(NAME, BOUND)

@@ -45,8 +45,7 @@ byte_range memory_range(const T* p, const shape_t<N>& shape, const shape_t<N>& s
 /// reads, at every destination index, the very element written there: then
 /// reading it in the same iteration that writes it is safe.
 template <class L, class T, std::size_t D>
-bool reads_written_element(const L* p, const shape_t<D>& leaf_strides,
-                           const destination<T, D>& dest) noexcept {
+bool reads_written_element(const L* p, const shape_t<D>& leaf_strides, const destination<T, D>& dest) noexcept {
     if constexpr (!std::is_same_v<std::remove_const_t<L>, std::remove_const_t<T>>) {
         return false;
     } else {

@@ -25,7 +25,9 @@ namespace bsx::detail {
 template <std::size_t Leaves, class F>
 void with_constant_leaf(std::size_t constant_leaf, F&& f) {
     [&]<std::size_t... K>(std::index_sequence<K...>) {
-        (void)((constant_leaf == K && (f(std::integral_constant<std::size_t, K == 0 ? 0 : std::size_t{1} << (K - 1)>{}), true)) || ...);
+        (void)((constant_leaf == K &&
+                (f(std::integral_constant < std::size_t, K == 0 ? 0 : std::size_t{1} << (K - 1) > {}), true)) ||
+               ...);
     }(std::make_index_sequence<Leaves + 1>{});
 }
 
@@ -72,13 +74,15 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
             const bool unit = o.stride[inner] == 1 && o.period == 0;
             periodic &= unit || o.period != 0;
             if (unit) continue;
-            if (o.stride[inner] == 0 && o.period == 0 && constant_leaf == 0) constant_leaf = i;
-            else direct = false;
+            if (o.stride[inner] == 0 && o.period == 0 && constant_leaf == 0)
+                constant_leaf = i;
+            else
+                direct = false;
         }
         // A math node's tiles bound the chunk, so its rows are never written whole.
         if (direct && !bounded_chunks<decltype(ev)>) {
-            const bool streaming = std::size_t(total) * sizeof(T) >= BSX_STREAMING_THRESHOLD &&
-                                   !ev.reads_memory_of_destination();
+            const bool streaming =
+                std::size_t(total) * sizeof(T) >= BSX_STREAMING_THRESHOLD && !ev.reads_memory_of_destination();
             with_constant_leaf<decltype(ev)::leaf_count>(constant_leaf, [&](auto mask) {
                 run_loop(total, threads, granule, [&](index_t begin, index_t end, const first_exception* errors) {
                     run_rows<decltype(mask)::value>(ev, data, dst.stride, loop, streaming, begin, end, errors);
@@ -86,8 +90,9 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
             });
             return;
         }
-        const index_t chunk = direct ? std::min(loop.extent[loop.nd - 1], periodic_chunk)
-                              : periodic ? periodic_chunk : BSX_CHUNK;
+        const index_t chunk = direct     ? std::min(loop.extent[loop.nd - 1], periodic_chunk)
+                              : periodic ? periodic_chunk
+                                         : BSX_CHUNK;
         run_loop(total, threads, granule, [&](index_t begin, index_t end, const first_exception* errors) {
             run_range(ev, data, dst.stride, loop, chunk, begin, end, errors);
         });
@@ -97,8 +102,7 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
 /// `dest = x` for a destination that never changes shape (a view, or an array of the
 /// right shape): x must broadcast to the destination's shape.
 template <class T, std::size_t D, class X>
-void assign_to(std::string_view operation, T* data, const shape_t<D>& shape, const shape_t<D>& strides,
-               X&& x) {
+void assign_to(std::string_view operation, T* data, const shape_t<D>& shape, const shape_t<D>& strides, X&& x) {
     static_assert(operand<X>, "bsx: the right-hand side must be a bsx expression or an arithmetic scalar");
     const auto held = hold(std::forward<X>(x));
     const auto& e = unwrap(held);
@@ -109,14 +113,13 @@ void assign_to(std::string_view operation, T* data, const shape_t<D>& shape, con
 /// `dest op= x`: the destination is read as the left operand at exactly the element
 /// being written, so it never needs a copy.
 template <class Op, class T, std::size_t D, class X>
-void compound_assign(std::string_view operation, Op op, T* data, const shape_t<D>& shape,
-                     const shape_t<D>& strides, X&& x) {
+void compound_assign(std::string_view operation, Op op, T* data, const shape_t<D>& shape, const shape_t<D>& strides,
+                     X&& x) {
     static_assert(operand<X>, "bsx: the right-hand side must be a bsx expression or an arithmetic scalar");
     auto held = hold(std::forward<X>(x));
     check_broadcast_to<rules_of_t<decltype(unwrap(held))>>(operation, unwrap(held).shape(), shape);
     using self_view = strided_view<const T, D>;
-    const map_node<Op, self_view, decltype(held)> node(std::move(op), self_view(data, shape, strides),
-                                                       std::move(held));
+    const map_node<Op, self_view, decltype(held)> node(std::move(op), self_view(data, shape, strides), std::move(held));
     assign_broadcast(data, shape, strides, node);
 }
 

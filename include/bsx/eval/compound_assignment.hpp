@@ -22,6 +22,7 @@ concept writable =
 
 // The destination is the left operand of the node `dest op= x` builds, so the binary
 // operators' reasons apply, each with its deleted overload.
+// clang-format off
 #define BSX_COMPOUND_OPERATOR(SYMBOL, OP)                                                          \
     template <detail::writable D, class X>                                                         \
         requires(detail::forms_node<ops::OP, D, X> && !detail::static_extents_misfit<D, X>)        \
@@ -42,6 +43,7 @@ concept writable =
     template <detail::writable D, class X>                                                         \
         requires detail::rejects_element_types<ops::OP, D, X>                                      \
     void operator SYMBOL(D&&, X&&) = delete; /* bsx: %= needs integral operands (bsx::mod or bsx::rem for floating point); &= |= ^= need integral or bool operands */
+// clang-format on
 BSX_COMPOUND_OPERATOR(+=, plus)
 BSX_COMPOUND_OPERATOR(-=, minus)
 BSX_COMPOUND_OPERATOR(*=, multiplies)

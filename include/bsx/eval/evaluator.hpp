@@ -78,14 +78,14 @@ struct scalar_evaluator {
 template <class T, std::size_t D>
 struct leaf_evaluator {
     const T* base = nullptr;
-    operand_steps<D> steps;              // destination-space strides, coalesced in place
-    std::shared_ptr<const T[]> copy;     // owns the copy made when the operand aliased
+    operand_steps<D> steps;           // destination-space strides, coalesced in place
+    std::shared_ptr<const T[]> copy;  // owns the copy made when the operand aliased
     const T* row = nullptr;
     const T* q = nullptr;
     index_t inner = 0;
-    index_t phase = 0;       // repeating operands: where the next chunk starts in the period
-    index_t phase_step = 0;  // chunk length % period: how far a full chunk moves the phase
-    T* tile = nullptr;  // tile_bytes of the running thread's scratch
+    index_t phase = 0;               // repeating operands: where the next chunk starts in the period
+    index_t phase_step = 0;          // chunk length % period: how far a full chunk moves the phase
+    T* tile = nullptr;               // tile_bytes of the running thread's scratch
     bool reads_destination = false;  // reads the destination's memory itself, not a copy
 
     // Tiles live in the loop's stack frame, not here, so evaluators stay small and
@@ -149,11 +149,11 @@ struct leaf_evaluator {
             const index_t p = steps.period;
             for (index_t t = 0; t < p; ++t) tile[t] = row[t * inner];
             for (index_t t = p; t < fill + p; ++t) tile[t] = tile[t - p];
-            phase = -1;  // set by the row's first chunk, which may start mid-row
+            phase = -1;             // set by the row's first chunk, which may start mid-row
             phase_step = fill % p;  // every chunk but a row's last is `fill` long
         } else if (inner == 0) {
             const T v = *row;
-BSX_SIMD_LOOP
+            BSX_SIMD_LOOP
             for (index_t t = 0; t < fill; ++t) tile[t] = v;
             q = tile;
         }
@@ -194,9 +194,10 @@ struct never_throws;
 /// only when it is declared noexcept (then an exception from it terminates, as C++ says).
 template <class Op, class... C>
 struct never_throws<Op, boost::hana::tuple<C...>> {
-    static constexpr bool value = (noexcept(std::declval<const C&>().load(0)) && ...) &&
-                                  (!ops::is_user_function<Op> ||
-                                   std::is_nothrow_invocable_v<const Op&, decltype(std::declval<const C&>().load(0))...>);
+    static constexpr bool value =
+        (noexcept(std::declval<const C&>().load(0)) && ...) &&
+        (!ops::is_user_function<Op> ||
+         std::is_nothrow_invocable_v<const Op&, decltype(std::declval<const C&>().load(0))...>);
 };
 
 /// What the inner loop sees of a node: its operation and its children's readers.
@@ -240,7 +241,8 @@ struct node_evaluator {
     }
     template <std::size_t Mask>
     auto row_reader(const index_t* idx, std::size_t outer, index_t j) const noexcept {
-        return row_readers<Mask>(idx, outer, j, std::make_index_sequence<children_sizes<Children>::leaf_offset.size()>{});
+        return row_readers<Mask>(idx, outer, j,
+                                 std::make_index_sequence<children_sizes<Children>::leaf_offset.size()>{});
     }
     template <std::size_t Mask, std::size_t... I>
     auto row_readers(const index_t* idx, std::size_t outer, index_t j, std::index_sequence<I...>) const noexcept {
@@ -333,8 +335,9 @@ using root_place_t = decltype(root_place<Root>(std::make_index_sequence<rank_v<R
 /// for another.
 template <class E>
 struct binder {
-    static_assert(sizeof(E) == 0, "bsx: no detail::binder specialization for this expression kind "
-                                  "(every node kind needs one, see eval/evaluator.hpp)");
+    static_assert(sizeof(E) == 0,
+                  "bsx: no detail::binder specialization for this expression kind "
+                  "(every node kind needs one, see eval/evaluator.hpp)");
 };
 
 /// What every binder may add: `write_into` evaluates the expression straight into a
@@ -406,8 +409,8 @@ struct binder<E> : binder_defaults {
     }
     template <class Place, class T>
     static bool static_reads_elsewhere(const E& e, const T* out, index_t n) noexcept {
-        const bool overlaps = memory_range(e.data(), e.shape(), e.strides())
-                                  .overlaps(memory_range(out, shape_t<1>{n}, shape_t<1>{1}));
+        const bool overlaps =
+            memory_range(e.data(), e.shape(), e.strides()).overlaps(memory_range(out, shape_t<1>{n}, shape_t<1>{1}));
         if constexpr (std::is_same_v<std::remove_const_t<value_type_t<E>>, T>)
             return overlaps && !(Place::aligned_with(static_shape_v<E>) && e.data() == out);
         else
@@ -463,7 +466,8 @@ struct binder<placed_node<Held, R>> : binder_defaults {
 /// Out of line, so that the check stays cheap for small assignments.
 template <class E>
 [[noreturn, gnu::cold, gnu::noinline]] void throw_resized_operand(const E& e) {
-    throw std::logic_error("bsx: " + std::string(op_name(e.op())) + ": an operand was resized after the "
+    throw std::logic_error("bsx: " + std::string(op_name(e.op())) +
+                           ": an operand was resized after the "
                            "expression was built (the operands now give shape " +
                            format_shape(e.current_shape()) + ", not " + format_shape(e.shape()) + ")");
 }

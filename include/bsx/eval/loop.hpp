@@ -161,9 +161,12 @@ void gather_strided(const T* from, index_t stride, T* to, index_t len) noexcept 
         BSX_SIMD_LOOP
         for (index_t t = 0; t < len; ++t) dst[t] = src[t * step];
     };
-    if (stride == 2) copy(std::integral_constant<index_t, 2>{});
-    else if (stride == 4) copy(std::integral_constant<index_t, 4>{});
-    else for (index_t t = 0; t < len; ++t) dst[t] = src[t * stride];
+    if (stride == 2)
+        copy(std::integral_constant<index_t, 2>{});
+    else if (stride == 4)
+        copy(std::integral_constant<index_t, 4>{});
+    else
+        for (index_t t = 0; t < len; ++t) dst[t] = src[t * stride];
 }
 
 /// to[t * stride] = from[t] for t < len, with the same constant strides.
@@ -176,9 +179,12 @@ void scatter_strided(const T* from, T* to, index_t stride, index_t len) noexcept
         BSX_SIMD_LOOP
         for (index_t t = 0; t < len; ++t) dst[t * step] = src[t];
     };
-    if (stride == 2) copy(std::integral_constant<index_t, 2>{});
-    else if (stride == 4) copy(std::integral_constant<index_t, 4>{});
-    else for (index_t t = 0; t < len; ++t) dst[t * stride] = src[t];
+    if (stride == 2)
+        copy(std::integral_constant<index_t, 2>{});
+    else if (stride == 4)
+        copy(std::integral_constant<index_t, 4>{});
+    else
+        for (index_t t = 0; t < len; ++t) dst[t * stride] = src[t];
 }
 
 /// A reader shifted by `offset` elements: chunk `offset` of a row's reader.

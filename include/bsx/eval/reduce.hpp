@@ -56,8 +56,10 @@ concept has_absorbing = requires { Op::absorbing; };
 
 template <class Op, class A>
 bool is_absorbing(const A& value) noexcept {
-    if constexpr (has_absorbing<Op>) return value == A(Op::absorbing);
-    else return false;
+    if constexpr (has_absorbing<Op>)
+        return value == A(Op::absorbing);
+    else
+        return false;
 }
 
 template <class Op, class A>
@@ -173,8 +175,7 @@ struct block_plan {
     index_t count;
     index_t length;
     explicit block_plan(index_t n) noexcept
-        : count(std::clamp<index_t>((n + min_block - 1) / min_block, 1, max_blocks)),
-          length((n + count - 1) / count) {}
+        : count(std::clamp<index_t>((n + min_block - 1) / min_block, 1, max_blocks)), length((n + count - 1) / count) {}
     index_t begin(index_t b, index_t n) const noexcept { return std::min(b * length, n); }
     /// Partials the chunk stream of the longest block holds at once.
     index_t stream_slots() const noexcept {
@@ -360,10 +361,10 @@ template <class Op, class A, class Ev, std::size_t D>
 void reduce_tile(Ev& ev, const outer_layout<D>& lay, index_t p, index_t q0, index_t w, A* scratch, A* out) {
     constexpr index_t lanes = outer_lanes<A>;
     const block_plan plan(lay.m);
-    A* const lane_acc = scratch;                          // lanes * w
-    A* const stream_store = lane_acc + lanes * w;         // stream_slots * w
+    A* const lane_acc = scratch;                               // lanes * w
+    A* const stream_store = lane_acc + lanes * w;              // stream_slots * w
     A* const result = stream_store + plan.stream_slots() * w;  // w
-    A* const halving = result + w;                         // halving_slots * w
+    A* const halving = result + w;                             // halving_slots * w
     const std::size_t outer = lay.loop.nd - 1;
     const index_t fill = std::min<index_t>(BSX_CHUNK, lay.loop.extent[outer]);
     shape_t<D> idx{};
@@ -485,9 +486,11 @@ void reduce_expression(const E& e, std::size_t axis, reduced_t<Op, E>* out, bool
     const index_t m = axis == N ? total : shape[axis];
     const index_t outputs = axis == N ? 1 : (m == 0 ? [&] {
         index_t n = 1;
-        for (std::size_t d = 0; d < N; ++d) if (d != axis) n *= shape[d];
+        for (std::size_t d = 0; d < N; ++d)
+            if (d != axis) n *= shape[d];
         return n;
-    }() : total / m);
+    }()
+                                                    : total / m);
     if (total == 0) {  // nothing to read: every output is the empty reduction
         for (index_t r = 0; r < outputs; ++r) out[r] = Op::finish(Op::template identity<A>(), 0);
         return;
@@ -504,8 +507,8 @@ void reduce_expression(const E& e, std::size_t axis, reduced_t<Op, E>* out, bool
             out_strides[std::size_t(d)] = step;
             step *= shape[std::size_t(d)];
         }
-        const destination<A, N> written = direct ? destination<A, N>{out, shape, out_strides, false}
-                                                 : destination<A, N>{nullptr, {}, {}, false};
+        const destination<A, N> written =
+            direct ? destination<A, N>{out, shape, out_strides, false} : destination<A, N>{nullptr, {}, {}, false};
         std::array<std::size_t, N> identity{};
         for (std::size_t d = 0; d < N; ++d) identity[d] = d;
         auto ev = make_evaluator(e, index_map<N, N>::aligned(identity), written);

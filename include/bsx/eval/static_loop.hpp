@@ -37,9 +37,9 @@ bool reads_memory_in(const E& e, const byte_range& range) noexcept {
 /// Expressions the static loop evaluates: every extent known, every node kind able to
 /// load statically, and small enough to stay serial.
 template <class E>
-concept static_loop_expression = statically_shaped<E> && rank_v<E> >= 1 &&
-                                 binder<std::remove_cvref_t<E>>::static_loads &&
-                                 shape_size(static_shape_v<E>) < BSX_PARALLEL_THRESHOLD;
+concept static_loop_expression =
+    statically_shaped<E> && rank_v<E> >= 1 && binder<std::remove_cvref_t<E>>::static_loads &&
+    shape_size(static_shape_v<E>) < BSX_PARALLEL_THRESHOLD;
 
 /// Precondition: no operand reads an element of `out` other than the one being written
 /// (the destination itself, read in place, is fine), so iterations are independent and

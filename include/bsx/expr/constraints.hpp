@@ -69,9 +69,9 @@ concept static_extents_clash = any_static_axis<X...>() && static_broadcast_of<X.
 /// The type naming the axis and the two extents of such a clash; the deleted overload
 /// that a clash selects carries it as a template argument, so the compiler prints it.
 template <class... X>
-using static_clash_t = static_extents_cannot_be_broadcast<on_axis<static_broadcast_of<X...>.clash_axis>,
-                                                          extents<static_broadcast_of<X...>.left,
-                                                                  static_broadcast_of<X...>.right>>;
+using static_clash_t =
+    static_extents_cannot_be_broadcast<on_axis<static_broadcast_of<X...>.clash_axis>,
+                                       extents<static_broadcast_of<X...>.left, static_broadcast_of<X...>.right>>;
 
 /// Operands that `Op` combines into one node, known extents included.
 template <class Op, class... X>
@@ -85,12 +85,12 @@ template <class D, class X>
 inline constexpr auto static_fit_of =
     static_fit<rules_or_default_t<rules_tag_t<X>>>(static_extents_of<D>(), static_extents_of<X>());
 template <class D, class X>
-concept static_extents_misfit = expression<D> && operand<X> && operand_rank<X>() <= rank_v<D> &&
-                                ranks_align<D, X> && any_static_axis<D>() && any_static_axis<X>() &&
-                                static_fit_of<D, X>.clashes();
+concept static_extents_misfit = expression<D> && operand<X> && operand_rank<X>() <= rank_v<D> && ranks_align<D, X> &&
+                                any_static_axis<D>() && any_static_axis<X>() && static_fit_of<D, X>.clashes();
 template <class D, class X>
-using static_misfit_t = static_extents_cannot_be_broadcast<on_axis<static_fit_of<D, X>.clash_axis>,
-                                                           extents<static_fit_of<D, X>.left, static_fit_of<D, X>.right>>;
+using static_misfit_t =
+    static_extents_cannot_be_broadcast<on_axis<static_fit_of<D, X>.clash_axis>,
+                                       extents<static_fit_of<D, X>.left, static_fit_of<D, X>.right>>;
 
 /// An expression whose static rank is N (what initializes or is assigned to a rank-N array).
 template <class E, std::size_t N>

@@ -47,8 +47,10 @@ auto apply_with_dims(A&& a, B&& b, std::span<const index_t> dims) {
         return with_origin(shape, [&] { return make_node(Op{}, std::forward<A>(a), std::move(placed)); });
     } else {
         constexpr std::size_t R = std::max(ra, rb);
-        if constexpr (ra <= rb) placement_from_dims<R>(Op::name, operand_shape(a), dims);
-        else placement_from_dims<R>(Op::name, operand_shape(b), dims);
+        if constexpr (ra <= rb)
+            placement_from_dims<R>(Op::name, operand_shape(a), dims);
+        else
+            placement_from_dims<R>(Op::name, operand_shape(b), dims);
         return make_node(Op{}, std::forward<A>(a), std::forward<B>(b));
     }
 }
@@ -64,6 +66,7 @@ struct elementwise_function {
     auto operator()(X&&... xs) const {
         return make_node(Op{}, std::forward<X>(xs)...);
     }
+    // clang-format off
     template <class... X, class Why = static_clash_t<X...>>
         requires(sizeof...(X) == Arity && clashes_statically<Op, X...>)
     void operator()(X&&...) const = delete;  // bsx: static extents cannot be broadcast (Why names the axis and both extents)
@@ -76,6 +79,7 @@ struct elementwise_function {
     template <class... X>
         requires(sizeof...(X) == Arity && needs_broadcast_dimensions<X...>)
     void operator()(X&&...) const = delete;  // bsx: under xla rules, operands of different rank need explicit broadcast dimensions (bsx::in_dims, or bsx::add(a, b, {dims}))
+    // clang-format on
 
     /// The XLA form, `bsx::add(a, b, {1})`: dims place the lower-rank operand.
     template <class A, class B>
@@ -93,9 +97,11 @@ struct elementwise_function {
                       "bsx: give one broadcast dimension per axis of the lower-rank operand");
         return apply_with_dims<Op>(std::forward<A>(a), std::forward<B>(b), std::span<const index_t>(dims));
     }
+    // clang-format off
     template <class A, class B>
         requires(Arity == 2 && mixes_rule_sets<A, B>)
     void operator()(A&&, B&&, std::initializer_list<index_t>) const = delete;  // bsx: operands tagged with different rule sets (with_rules) cannot meet in one node
+    // clang-format on
 };
 template <class Op>
 using unary_function = elementwise_function<Op, 1>;
@@ -166,11 +172,12 @@ auto cast(X&& x) {
 
 /// f applied element-wise to k >= 1 broadcast operands.
 template <class F, class... X>
-    requires(sizeof...(X) >= 1 && detail::involves_expression<X...> && (operand<X> && ...) && detail::combinable<X...> &&
-             !detail::static_extents_clash<X...>)
+    requires(sizeof...(X) >= 1 && detail::involves_expression<X...> && (operand<X> && ...) &&
+             detail::combinable<X...> && !detail::static_extents_clash<X...>)
 auto map(F f, X&&... xs) {
     return detail::make_node(ops::user_function<F>{std::move(f), "map"}, std::forward<X>(xs)...);
 }
+// clang-format off
 template <class F, class... X>
     requires detail::has_non_numeric_operand<X...>
 void map(F, X&&...) = delete;  // bsx: every operand must be a bsx expression or an arithmetic scalar
@@ -184,15 +191,16 @@ template <class F, class... X, class Why = detail::static_clash_t<X...>>
     requires(detail::involves_expression<X...> && (operand<X> && ...) && detail::combinable<X...> &&
              detail::static_extents_clash<X...>)
 void map(F, X&&...) = delete;  // bsx: static extents cannot be broadcast (Why names the axis and both extents)
+// clang-format on
 
 /// Octave's name for a binary map.
 template <class F, class A, class B>
     requires(detail::involves_expression<A, B> && operand<A> && operand<B> && detail::combinable<A, B> &&
              !detail::static_extents_clash<A, B>)
 auto bsxfun(F f, A&& a, B&& b) {
-    return detail::make_node(ops::user_function<F>{std::move(f), "bsxfun"}, std::forward<A>(a),
-                             std::forward<B>(b));
+    return detail::make_node(ops::user_function<F>{std::move(f), "bsxfun"}, std::forward<A>(a), std::forward<B>(b));
 }
+// clang-format off
 template <class F, class A, class B>
     requires detail::has_non_numeric_operand<A, B>
 void bsxfun(F, A&&, B&&) = delete;  // bsx: every operand must be a bsx expression or an arithmetic scalar
@@ -206,5 +214,6 @@ template <class F, class A, class B, class Why = detail::static_clash_t<A, B>>
     requires(detail::involves_expression<A, B> && operand<A> && operand<B> && detail::combinable<A, B> &&
              detail::static_extents_clash<A, B>)
 void bsxfun(F, A&&, B&&) = delete;  // bsx: static extents cannot be broadcast (Why names the axis and both extents)
+// clang-format on
 
 }  // namespace bsx

@@ -37,8 +37,7 @@ public:
     /// The operands' common rule set (void when none is tagged), passed up the tree.
     using rules_tag = detail::common_tag_t<detail::unwrapped_t<Held>...>;
     using rules = detail::rules_or_default_t<rules_tag>;
-    using value_type =
-        std::remove_cvref_t<std::invoke_result_t<const Op&, value_type_t<detail::unwrapped_t<Held>>...>>;
+    using value_type = std::remove_cvref_t<std::invoke_result_t<const Op&, value_type_t<detail::unwrapped_t<Held>>...>>;
     static constexpr std::size_t rank = std::max({std::size_t{0}, rank_v<detail::unwrapped_t<Held>>...});
 
 private:
@@ -95,8 +94,7 @@ private:
         constexpr std::size_t r = rank_v<C>;
         shape_t<r> ci{};
         const auto cs = c.shape();
-        for (std::size_t k = 0; k < r; ++k)
-            ci[k] = cs[k] == 1 ? 0 : idx[rules::result_axis(k, r, rank)];
+        for (std::size_t k = 0; k < r; ++k) ci[k] = cs[k] == 1 ? 0 : idx[rules::result_axis(k, r, rank)];
         return c.element(ci);
     }
 };
@@ -109,10 +107,10 @@ namespace detail {
 template <class Op, class... X>
 auto make_node(Op op, X&&... xs) {
     if constexpr (!(operand<X> && ...)) {
-        static_assert((operand<X> && ...),
-                      "bsx: every operand must be a bsx expression or an arithmetic scalar");
+        static_assert((operand<X> && ...), "bsx: every operand must be a bsx expression or an arithmetic scalar");
     } else if constexpr (!one_rule_set<X...>) {
-        static_assert(one_rule_set<X...>, "bsx: operands tagged with different rule sets (with_rules) cannot meet in one node");
+        static_assert(one_rule_set<X...>,
+                      "bsx: operands tagged with different rule sets (with_rules) cannot meet in one node");
     } else if constexpr (!ranks_align<X...>) {
         static_assert(ranks_align<X...>, BSX_XLA_RANKS_MESSAGE);
     } else {

@@ -43,15 +43,19 @@ const A& unwrap(std::reference_wrapper<const A> h) noexcept {
 /// The rank of an operand; plain scalars are rank 0.
 template <class X>
 constexpr std::size_t operand_rank() noexcept {
-    if constexpr (expression<X>) return rank_v<X>;
-    else return 0;
+    if constexpr (expression<X>)
+        return rank_v<X>;
+    else
+        return 0;
 }
 
 /// The shape of an operand; plain scalars have shape ().
 template <class X>
 auto operand_shape(const X& x) {
-    if constexpr (expression<X>) return x.shape();
-    else return shape_t<0>{};
+    if constexpr (expression<X>)
+        return x.shape();
+    else
+        return shape_t<0>{};
 }
 
 /// The expression type behind a stored operand.

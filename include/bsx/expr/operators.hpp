@@ -15,6 +15,7 @@ namespace bsx {
 // Arguments that cannot form a node select a deleted overload, one per reason (see
 // constraints.hpp), so `requires` sees the call as ill-formed and the compiler's note
 // quotes the reason written on that line.
+// clang-format off
 #define BSX_UNARY_OPERATOR(SYMBOL, OP)                                                                        \
     template <expression X>                                                                                   \
         requires detail::accepts_element_types<ops::OP, X>                                                   \
@@ -24,12 +25,14 @@ namespace bsx {
     template <expression X>                                                                                   \
         requires(!detail::accepts_element_types<ops::OP, X>)                                                 \
     void operator SYMBOL(X&&) = delete; /* bsx: operator~ needs integral or bool operands */
+// clang-format on
 BSX_UNARY_OPERATOR(+, unary_plus)
 BSX_UNARY_OPERATOR(-, negate)
 BSX_UNARY_OPERATOR(!, logical_not_operator)
 BSX_UNARY_OPERATOR(~, bit_not)
 #undef BSX_UNARY_OPERATOR
 
+// clang-format off
 #define BSX_BINARY_OPERATOR(SYMBOL, OP)                                                                       \
     template <class A, class B>                                                                               \
         requires detail::forms_static_node<ops::OP, A, B>                                                     \
@@ -51,6 +54,7 @@ BSX_UNARY_OPERATOR(~, bit_not)
     template <class A, class B>                                                                               \
         requires detail::rejects_element_types<ops::OP, A, B>                                                 \
     void operator SYMBOL(A&&, B&&) = delete; /* bsx: operator% needs integral operands (bsx::mod or bsx::rem for floating point); & | ^ need integral or bool operands */
+// clang-format on
 BSX_BINARY_OPERATOR(+, plus)
 BSX_BINARY_OPERATOR(-, minus)
 BSX_BINARY_OPERATOR(*, multiplies)

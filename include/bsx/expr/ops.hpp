@@ -148,7 +148,9 @@ struct divide : divides {
 struct ldivide {
     static constexpr std::string_view name = "ldivide";
     template <class A, class B>
-    constexpr auto operator()(A a, B b) const { return divides{}(b, a); }
+    constexpr auto operator()(A a, B b) const {
+        return divides{}(b, a);
+    }
 };
 /// Integers only (constrained, so that `requires { a % b; }` is false for doubles; bsx::mod
 /// and bsx::rem take floating point).
@@ -258,16 +260,16 @@ struct fmax {
 
 // ---- comparisons and logic (bool results) ---------------------------------------
 // A signed and an unsigned integer compare by value (std::cmp_*), not as C++ converts them.
-#define BSX_COMPARISON(NAME, SYMBOL, CMP)                                          \
-    struct NAME {                                                                  \
-        static constexpr std::string_view name = "operator" #SYMBOL;               \
-        template <class A, class B>                                                \
-        constexpr bool operator()(A a, B b) const {                                \
-            if constexpr (detail::mixed_sign<A, B>)                                \
-                return std::CMP(detail::widened(a), detail::widened(b));           \
-            else                                                                   \
-                return a SYMBOL b;                                                 \
-        }                                                                          \
+#define BSX_COMPARISON(NAME, SYMBOL, CMP)                                \
+    struct NAME {                                                        \
+        static constexpr std::string_view name = "operator" #SYMBOL;     \
+        template <class A, class B>                                      \
+        constexpr bool operator()(A a, B b) const {                      \
+            if constexpr (detail::mixed_sign<A, B>)                      \
+                return std::CMP(detail::widened(a), detail::widened(b)); \
+            else                                                         \
+                return a SYMBOL b;                                       \
+        }                                                                \
     };
 BSX_COMPARISON(equal_to, ==, cmp_equal)
 BSX_COMPARISON(not_equal_to, !=, cmp_not_equal)
@@ -280,22 +282,30 @@ BSX_COMPARISON(greater_equal, >=, cmp_greater_equal)
 struct logical_and {
     static constexpr std::string_view name = "logical_and";
     template <class A, class B>
-    constexpr bool operator()(A a, B b) const { return static_cast<bool>(a) && static_cast<bool>(b); }
+    constexpr bool operator()(A a, B b) const {
+        return static_cast<bool>(a) && static_cast<bool>(b);
+    }
 };
 struct logical_or {
     static constexpr std::string_view name = "logical_or";
     template <class A, class B>
-    constexpr bool operator()(A a, B b) const { return static_cast<bool>(a) || static_cast<bool>(b); }
+    constexpr bool operator()(A a, B b) const {
+        return static_cast<bool>(a) || static_cast<bool>(b);
+    }
 };
 struct logical_xor {
     static constexpr std::string_view name = "logical_xor";
     template <class A, class B>
-    constexpr bool operator()(A a, B b) const { return static_cast<bool>(a) != static_cast<bool>(b); }
+    constexpr bool operator()(A a, B b) const {
+        return static_cast<bool>(a) != static_cast<bool>(b);
+    }
 };
 struct logical_not {
     static constexpr std::string_view name = "logical_not";
     template <class A>
-    constexpr bool operator()(A a) const { return !static_cast<bool>(a); }
+    constexpr bool operator()(A a) const {
+        return !static_cast<bool>(a);
+    }
 };
 /// The operator spellings of the logical functions differ only in their names.
 struct logical_and_operator : logical_and {
@@ -309,19 +319,19 @@ struct logical_not_operator : logical_not {
 };
 
 // ---- bitwise (integral and bool only, constrained; bool with bool stays bool, as in NumPy)
-#define BSX_BITWISE(NAME, SYMBOL)                                                          \
-    struct NAME {                                                                          \
-        static constexpr std::string_view name = "operator" #SYMBOL;                       \
-        template <class A, class B>                                                        \
-            requires detail::integral_pair<A, B>                                           \
-        constexpr auto operator()(A a, B b) const {                                        \
-            if constexpr (detail::both_bool<A, B>) {                                       \
-                return static_cast<bool>(a SYMBOL b);                                      \
-            } else {                                                                       \
-                using R = detail::arithmetic_t<A, B>;                                      \
-                return static_cast<R>(static_cast<R>(a) SYMBOL static_cast<R>(b));         \
-            }                                                                              \
-        }                                                                                  \
+#define BSX_BITWISE(NAME, SYMBOL)                                                  \
+    struct NAME {                                                                  \
+        static constexpr std::string_view name = "operator" #SYMBOL;               \
+        template <class A, class B>                                                \
+            requires detail::integral_pair<A, B>                                   \
+        constexpr auto operator()(A a, B b) const {                                \
+            if constexpr (detail::both_bool<A, B>) {                               \
+                return static_cast<bool>(a SYMBOL b);                              \
+            } else {                                                               \
+                using R = detail::arithmetic_t<A, B>;                              \
+                return static_cast<R>(static_cast<R>(a) SYMBOL static_cast<R>(b)); \
+            }                                                                      \
+        }                                                                          \
     };
 BSX_BITWISE(bit_and, &)
 BSX_BITWISE(bit_or, |)
@@ -332,7 +342,9 @@ BSX_BITWISE(bit_xor, ^)
 struct unary_plus {
     static constexpr std::string_view name = "operator+";
     template <class A>
-    constexpr auto operator()(A a) const { return +a; }
+    constexpr auto operator()(A a) const {
+        return +a;
+    }
 };
 /// Integers wrap: -INT_MIN is INT_MIN, as in NumPy.
 struct negate {
@@ -382,7 +394,9 @@ struct sign {
 struct square {
     static constexpr std::string_view name = "square";
     template <class A>
-    constexpr auto operator()(A a) const { return multiplies{}(a, a); }
+    constexpr auto operator()(A a) const {
+        return multiplies{}(a, a);
+    }
 };
 
 /// The math functions: their <cmath> namesakes (std::exp(int) is a double, as here), computed
@@ -393,11 +407,13 @@ template <class Kernels>
 struct vector_math_function {
     using kernels = Kernels;
     template <class... A>
-    auto operator()(A... a) const noexcept { return bsx::detail::vmath::apply_one<Kernels>(a...); }
+    auto operator()(A... a) const noexcept {
+        return bsx::detail::vmath::apply_one<Kernels>(a...);
+    }
 };
-#define BSX_VECTOR_MATH(NAME)                                                     \
-    struct NAME : vector_math_function<bsx::detail::vmath::NAME> {                \
-        static constexpr std::string_view name = #NAME;                           \
+#define BSX_VECTOR_MATH(NAME)                                      \
+    struct NAME : vector_math_function<bsx::detail::vmath::NAME> { \
+        static constexpr std::string_view name = #NAME;            \
     };
 BSX_VECTOR_MATH(sqrt)
 BSX_VECTOR_MATH(cbrt)
@@ -423,11 +439,13 @@ BSX_VECTOR_MATH(hypot)
 #undef BSX_VECTOR_MATH
 
 /// Unary functions that are exactly their <cmath> namesake.
-#define BSX_CMATH_UNARY(NAME)                                           \
-    struct NAME {                                                       \
-        static constexpr std::string_view name = #NAME;                 \
-        template <class A>                                              \
-        auto operator()(A a) const { return std::NAME(a); }             \
+#define BSX_CMATH_UNARY(NAME)                           \
+    struct NAME {                                       \
+        static constexpr std::string_view name = #NAME; \
+        template <class A>                              \
+        auto operator()(A a) const {                    \
+            return std::NAME(a);                        \
+        }                                               \
     };
 BSX_CMATH_UNARY(floor)
 BSX_CMATH_UNARY(ceil)
@@ -452,7 +470,9 @@ template <class U>
 struct cast_to {
     static constexpr std::string_view name = "cast";
     template <class A>
-    constexpr U operator()(A a) const { return bsx::detail::convert<U>(a); }
+    constexpr U operator()(A a) const {
+        return bsx::detail::convert<U>(a);
+    }
 };
 
 /// A user callable applied element-wise (bsx::map, bsx::bsxfun). The only operation that

@@ -32,18 +32,21 @@ namespace detail {
 
 /// Element types with a .npy dtype: bool, 1- to 8-byte integers, float, double.
 template <class T>
-concept npy_element =
-    std::is_same_v<T, bool> ||
-    (std::is_integral_v<T> && !std::is_same_v<T, char> && (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 ||
-                                                           sizeof(T) == 8)) ||
-    std::is_same_v<T, float> || std::is_same_v<T, double>;
+concept npy_element = std::is_same_v<T, bool> ||
+                      (std::is_integral_v<T> && !std::is_same_v<T, char> &&
+                       (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8)) ||
+                      std::is_same_v<T, float> || std::is_same_v<T, double>;
 
 template <npy_element T>
 constexpr char npy_kind() noexcept {
-    if constexpr (std::is_same_v<T, bool>) return 'b';
-    else if constexpr (std::is_floating_point_v<T>) return 'f';
-    else if constexpr (std::is_signed_v<T>) return 'i';
-    else return 'u';
+    if constexpr (std::is_same_v<T, bool>)
+        return 'b';
+    else if constexpr (std::is_floating_point_v<T>)
+        return 'f';
+    else if constexpr (std::is_signed_v<T>)
+        return 'i';
+    else
+        return 'u';
 }
 
 /// The dtype string save_npy writes: '|b1', '|u1', '<i4', '<f8', ...
@@ -77,8 +80,7 @@ template <class Fail>
 npy_header parse_npy_header(std::string_view text, Fail&& fail) {
     std::size_t at = 0;
     const auto skip_space = [&] {
-        while (at < text.size() && (text[at] == ' ' || text[at] == '\t' || text[at] == '\n' || text[at] == '\r'))
-            ++at;
+        while (at < text.size() && (text[at] == ' ' || text[at] == '\t' || text[at] == '\n' || text[at] == '\r')) ++at;
     };
     const auto expect = [&](char c) {
         skip_space();
@@ -143,8 +145,10 @@ npy_header parse_npy_header(std::string_view text, Fail&& fail) {
             expect('(');
             while (peek() != ')') {
                 h.shape.push_back(read_extent());
-                if (peek() == ',') ++at;
-                else if (peek() != ')') fail("malformed header: expected ',' or ')' in the shape");
+                if (peek() == ',')
+                    ++at;
+                else if (peek() != ')')
+                    fail("malformed header: expected ',' or ')' in the shape");
                 if (h.shape.size() > 64) fail("malformed header: more than 64 axes");
             }
             ++at;
@@ -152,8 +156,10 @@ npy_header parse_npy_header(std::string_view text, Fail&& fail) {
         } else {
             fail("malformed header: unknown key '" + key + "'");
         }
-        if (peek() == ',') ++at;
-        else if (peek() != '}') fail("malformed header: expected ',' or '}' after the value of '" + key + "'");
+        if (peek() == ',')
+            ++at;
+        else if (peek() != '}')
+            fail("malformed header: expected ',' or '}' after the value of '" + key + "'");
     }
     ++at;
     skip_space();
@@ -193,8 +199,10 @@ void save_npy(const std::filesystem::path& path, const E& x) {
                   "double)");
     constexpr std::size_t N = rank_v<E>;
     const auto evaluated = [&]() -> decltype(auto) {
-        if constexpr (std::is_same_v<std::remove_cvref_t<E>, array<T, N>>) return (x);
-        else return eval(x);
+        if constexpr (std::is_same_v<std::remove_cvref_t<E>, array<T, N>>)
+            return (x);
+        else
+            return eval(x);
     };
     const auto& a = evaluated();
 
@@ -321,8 +329,10 @@ array<T, N> load_npy(const std::filesystem::path& path) {
     std::uint64_t count = 1;
     bool too_big = false;
     for (const index_t e : shape) {
-        if (e != 0 && count > std::numeric_limits<std::uint64_t>::max() / std::uint64_t(e)) too_big = true;
-        else count *= std::uint64_t(e);
+        if (e != 0 && count > std::numeric_limits<std::uint64_t>::max() / std::uint64_t(e))
+            too_big = true;
+        else
+            count *= std::uint64_t(e);
     }
     const bool has_zero = std::find(shape.begin(), shape.end(), index_t{0}) != shape.end();
     if (has_zero) count = 0, too_big = false;
@@ -331,8 +341,8 @@ array<T, N> load_npy(const std::filesystem::path& path) {
              (too_big ? std::string("more bytes than fit in 64 bits") : std::to_string(count * sizeof(T)) + " bytes") +
              " of " + d + " data but the file has " + std::to_string(available));
     if (count * sizeof(T) != available)
-        fail("the file has " + std::to_string(available - count * sizeof(T)) +
-             " bytes after the data the shape " + format_shape(shape) + " describes");
+        fail("the file has " + std::to_string(available - count * sizeof(T)) + " bytes after the data the shape " +
+             format_shape(shape) + " describes");
 
     // Fortran order: the bytes are the C-order data of the transposed array.
     // A shape no array can have (a zero extent beside extents whose product overflows,
@@ -340,7 +350,8 @@ array<T, N> load_npy(const std::filesystem::path& path) {
     try {
         detail::checked_size("load_npy", shape, sizeof(T));
     } catch (const std::exception&) {
-        fail("the shape " + format_shape(shape) + " is no array's: an extent is negative, or the data would take "
+        fail("the shape " + format_shape(shape) +
+             " is no array's: an extent is negative, or the data would take "
              "more than PTRDIFF_MAX bytes");
     }
     shape_t<N> stored = shape;

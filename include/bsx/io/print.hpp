@@ -24,11 +24,11 @@ namespace bsx {
 
 /// How arrays print; the defaults are NumPy's (np.get_printoptions()).
 struct print_options {
-    int precision = 8;          ///< at most this many digits after the point (scientific: of the mantissa)
-    index_t threshold = 1000;   ///< arrays with more elements are summarized with `...`
-    index_t edge_items = 3;     ///< elements kept at each end of each summarized axis
-    bool suppress = false;      ///< true: no scientific notation because of small values
-    index_t line_width = 75;    ///< rows wrap before this many characters
+    int precision = 8;         ///< at most this many digits after the point (scientific: of the mantissa)
+    index_t threshold = 1000;  ///< arrays with more elements are summarized with `...`
+    index_t edge_items = 3;    ///< elements kept at each end of each summarized axis
+    bool suppress = false;     ///< true: no scientific notation because of small values
+    index_t line_width = 75;   ///< rows wrap before this many characters
 };
 
 namespace detail {
@@ -49,8 +49,10 @@ public:
         detail::current_print_options() = options;
     }
     ~print_options_scope() { detail::current_print_options() = saved_; }
+    // clang-format off
     print_options_scope(const print_options_scope&) = delete;
     print_options_scope& operator=(const print_options_scope&) = delete;
+    // clang-format on
 
 private:
     print_options saved_;
@@ -242,7 +244,10 @@ template <class T, std::size_t N, class Format>
 class array_printer {
 public:
     array_printer(const array<T, N>& a, const Format& format, const print_options& o, bool summarize)
-        : a_(a), format_(format), strides_(contiguous_strides(a.shape())), summarize_(summarize),
+        : a_(a),
+          format_(format),
+          strides_(contiguous_strides(a.shape())),
+          summarize_(summarize),
           edge_(std::max<index_t>(o.edge_items, 0)) {}
 
     std::string print(std::size_t line_width) const { return recurse(0, 0, " ", line_width); }

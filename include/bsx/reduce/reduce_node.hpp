@@ -45,8 +45,10 @@ public:
         const auto s = operand().shape();
         shape_t<rank> out{};
         for (std::size_t d = 0, to = 0; d < N; ++d) {
-            if (d != axis_) out[to++] = s[d];
-            else if constexpr (KeepDims) out[to++] = 1;
+            if (d != axis_)
+                out[to++] = s[d];
+            else if constexpr (KeepDims)
+                out[to++] = 1;
         }
         return out;
     }
@@ -57,8 +59,10 @@ public:
     value_type element(const shape_t<rank>& idx) const {
         shape_t<N> at{};
         for (std::size_t d = 0, from = 0; d < N; ++d) {
-            if (d != axis_) at[d] = idx[from++];
-            else if constexpr (KeepDims) ++from;
+            if (d != axis_)
+                at[d] = idx[from++];
+            else if constexpr (KeepDims)
+                ++from;
         }
         return detail::reduce_element<Op>(operand(), axis_, at);
     }
@@ -75,9 +79,10 @@ namespace detail {
 template <class E>
 void check_not_resized(const E& e) {
     if (e.reduced_shape() != e.shape())
-        throw std::logic_error("bsx: " + std::string(E::reduction::name) + ": the operand was resized after the "
-                               "reduction was built (it now reduces to " + format_shape(e.reduced_shape()) +
-                               ", not " + format_shape(e.shape()) + ")");
+        throw std::logic_error("bsx: " + std::string(E::reduction::name) +
+                               ": the operand was resized after the "
+                               "reduction was built (it now reduces to " +
+                               format_shape(e.reduced_shape()) + ", not " + format_shape(e.shape()) + ")");
 }
 
 /// A reduction inside a larger expression: computed once, now, into a buffer the size of

@@ -21,20 +21,26 @@ using widened_t = std::conditional_t<std::is_integral_v<T>, std::int64_t, T>;
 /// Integers wrap on overflow, as in NumPy, instead of being undefined behaviour.
 template <class A>
 constexpr A wrapping_add(A x, A y) noexcept {
-    if constexpr (std::is_integral_v<A>) return A(std::make_unsigned_t<A>(x) + std::make_unsigned_t<A>(y));
-    else return x + y;
+    if constexpr (std::is_integral_v<A>)
+        return A(std::make_unsigned_t<A>(x) + std::make_unsigned_t<A>(y));
+    else
+        return x + y;
 }
 template <class A>
 constexpr A wrapping_multiply(A x, A y) noexcept {
-    if constexpr (std::is_integral_v<A>) return A(std::make_unsigned_t<A>(x) * std::make_unsigned_t<A>(y));
-    else return x * y;
+    if constexpr (std::is_integral_v<A>)
+        return A(std::make_unsigned_t<A>(x) * std::make_unsigned_t<A>(y));
+    else
+        return x * y;
 }
 /// What most reductions share: the accumulator is the result, and an empty extent has
 /// one (the identity). mean and min/max override these.
 struct returns_accumulator {
     static constexpr bool needs_elements = false;
     template <class A>
-    static constexpr A finish(A acc, index_t) noexcept { return acc; }
+    static constexpr A finish(A acc, index_t) noexcept {
+        return acc;
+    }
 };
 
 }  // namespace detail
@@ -44,9 +50,13 @@ struct sum_reduction : detail::returns_accumulator {
     template <class T>
     using accumulator = detail::widened_t<T>;
     template <class A>
-    static constexpr A identity() noexcept { return A(0); }
+    static constexpr A identity() noexcept {
+        return A(0);
+    }
     template <class A>
-    static constexpr A combine(A x, A y) noexcept { return detail::wrapping_add(x, y); }
+    static constexpr A combine(A x, A y) noexcept {
+        return detail::wrapping_add(x, y);
+    }
 };
 
 struct prod_reduction : detail::returns_accumulator {
@@ -54,9 +64,13 @@ struct prod_reduction : detail::returns_accumulator {
     template <class T>
     using accumulator = detail::widened_t<T>;
     template <class A>
-    static constexpr A identity() noexcept { return A(1); }
+    static constexpr A identity() noexcept {
+        return A(1);
+    }
     template <class A>
-    static constexpr A combine(A x, A y) noexcept { return detail::wrapping_multiply(x, y); }
+    static constexpr A combine(A x, A y) noexcept {
+        return detail::wrapping_multiply(x, y);
+    }
 };
 
 /// The mean of integral elements is a double; of an empty extent, NaN (0 / 0).
@@ -65,9 +79,13 @@ struct mean_reduction : detail::returns_accumulator {
     template <class T>
     using accumulator = std::conditional_t<std::is_integral_v<T>, double, T>;
     template <class A>
-    static constexpr A identity() noexcept { return A(0); }
+    static constexpr A identity() noexcept {
+        return A(0);
+    }
     template <class A>
-    static constexpr A combine(A x, A y) noexcept { return x + y; }
+    static constexpr A combine(A x, A y) noexcept {
+        return x + y;
+    }
     template <class A>
     static constexpr A finish(A acc, index_t n) noexcept {
         return n == 0 ? std::numeric_limits<A>::quiet_NaN() : acc / static_cast<A>(n);
@@ -82,11 +100,15 @@ struct min_reduction : detail::returns_accumulator {
     using accumulator = T;
     template <class A>
     static constexpr A identity() noexcept {
-        if constexpr (std::numeric_limits<A>::has_infinity) return std::numeric_limits<A>::infinity();
-        else return std::numeric_limits<A>::max();
+        if constexpr (std::numeric_limits<A>::has_infinity)
+            return std::numeric_limits<A>::infinity();
+        else
+            return std::numeric_limits<A>::max();
     }
     template <class A>
-    static constexpr A combine(A x, A y) noexcept { return minimum::combine(x, y); }
+    static constexpr A combine(A x, A y) noexcept {
+        return minimum::combine(x, y);
+    }
 };
 
 struct max_reduction : detail::returns_accumulator {
@@ -96,11 +118,15 @@ struct max_reduction : detail::returns_accumulator {
     using accumulator = T;
     template <class A>
     static constexpr A identity() noexcept {
-        if constexpr (std::numeric_limits<A>::has_infinity) return -std::numeric_limits<A>::infinity();
-        else return std::numeric_limits<A>::lowest();
+        if constexpr (std::numeric_limits<A>::has_infinity)
+            return -std::numeric_limits<A>::infinity();
+        else
+            return std::numeric_limits<A>::lowest();
     }
     template <class A>
-    static constexpr A combine(A x, A y) noexcept { return maximum::combine(x, y); }
+    static constexpr A combine(A x, A y) noexcept {
+        return maximum::combine(x, y);
+    }
 };
 
 /// Elements count as true when nonzero (NaN is true, as in NumPy).
@@ -110,9 +136,13 @@ struct all_reduction : detail::returns_accumulator {
     template <class T>
     using accumulator = bool;
     template <class A>
-    static constexpr A identity() noexcept { return true; }
+    static constexpr A identity() noexcept {
+        return true;
+    }
     template <class A>
-    static constexpr A combine(A x, A y) noexcept { return x & y; }  // not &&: no branch, so it vectorizes
+    static constexpr A combine(A x, A y) noexcept {
+        return x & y;
+    }  // not &&: no branch, so it vectorizes
 };
 
 struct any_reduction : detail::returns_accumulator {
@@ -121,9 +151,13 @@ struct any_reduction : detail::returns_accumulator {
     template <class T>
     using accumulator = bool;
     template <class A>
-    static constexpr A identity() noexcept { return false; }
+    static constexpr A identity() noexcept {
+        return false;
+    }
     template <class A>
-    static constexpr A combine(A x, A y) noexcept { return x | y; }
+    static constexpr A combine(A x, A y) noexcept {
+        return x | y;
+    }
 };
 
 }  // namespace bsx::ops

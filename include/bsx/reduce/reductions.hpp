@@ -62,16 +62,16 @@ private:
         const auto shape = x.shape();
         if (a.value < -N || a.value >= N)
             throw std::out_of_range("bsx: " + std::string(Op::name) + ": axis " + std::to_string(a.value) +
-                                    " is out of range for an operand of shape " + format_shape(shape) +
-                                    " (axes -" + std::to_string(N) + " to " + std::to_string(N - 1) + ")");
+                                    " is out of range for an operand of shape " + format_shape(shape) + " (axes -" +
+                                    std::to_string(N) + " to " + std::to_string(N - 1) + ")");
         const auto k = std::size_t(a.value < 0 ? a.value + N : a.value);
         // An empty axis has nothing to reduce, even when no output needs a value (NumPy
         // raises for (0,0) along either axis too).
         if constexpr (Op::needs_elements) {
             if (shape[k] == 0)
                 throw std::invalid_argument("bsx: " + std::string(Op::name) + ": axis " + std::to_string(a.value) +
-                                            " of an operand of shape " + format_shape(shape) +
-                                            " is empty, and " + std::string(Op::name) + " has no identity");
+                                            " of an operand of shape " + format_shape(shape) + " is empty, and " +
+                                            std::string(Op::name) + " has no identity");
         }
         return reduce_node<Op, held_t<X>, KeepDims>(hold(std::forward<X>(x)), k);
     }

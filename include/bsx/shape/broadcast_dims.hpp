@@ -28,8 +28,7 @@ inline std::string format_dims(std::span<const index_t> dims) {
 /// Checks `dims` for an operand of shape `s` placed at rank R (`operation` names the
 /// caller in the message) and returns the placement.
 template <std::size_t R, std::size_t N>
-placement_t<N> placement_from_dims(std::string_view operation, const shape_t<N>& s,
-                                   std::span<const index_t> dims) {
+placement_t<N> placement_from_dims(std::string_view operation, const shape_t<N>& s, std::span<const index_t> dims) {
     static_assert(N <= R, "bsx: broadcast dimensions place an operand at a rank no lower than its own");
     const auto fail = [&](const std::string& why) {
         throw broadcast_error("bsx: " + std::string(operation) + ": broadcast dimensions " + format_dims(dims) +

@@ -19,8 +19,7 @@ namespace bsx {
 /// NumPy (the default): shapes are right-aligned; missing leading axes count as 1.
 struct numpy_rules {
     static constexpr std::string_view name = "numpy";
-    static constexpr std::string_view alignment =
-        "shapes are right-aligned: the shorter shape gets leading 1s";
+    static constexpr std::string_view alignment = "shapes are right-aligned: the shorter shape gets leading 1s";
     static constexpr bool aligns(std::size_t, std::size_t) noexcept { return true; }
     /// The result axis on which axis `k` of a rank-`r` operand lies in a rank-`R` result.
     static constexpr std::size_t result_axis(std::size_t k, std::size_t r, std::size_t R) noexcept {
@@ -31,8 +30,7 @@ struct numpy_rules {
 /// Octave: shapes are left-aligned; missing trailing axes count as 1.
 struct octave_rules {
     static constexpr std::string_view name = "octave";
-    static constexpr std::string_view alignment =
-        "shapes are left-aligned: the shorter shape gets trailing 1s";
+    static constexpr std::string_view alignment = "shapes are left-aligned: the shorter shape gets trailing 1s";
     static constexpr bool aligns(std::size_t, std::size_t) noexcept { return true; }
     static constexpr std::size_t result_axis(std::size_t k, std::size_t, std::size_t) noexcept { return k; }
 };
@@ -77,16 +75,16 @@ constexpr index_t broadcast_extent(index_t ea, index_t eb) noexcept {
 }
 
 // A macro because static_assert messages must be string literals in C++20.
-#define BSX_XLA_RANKS_MESSAGE                                                                      \
-    "bsx: under xla rules, operands of different rank need explicit broadcast dimensions "      \
+#define BSX_XLA_RANKS_MESSAGE                                                              \
+    "bsx: under xla rules, operands of different rank need explicit broadcast dimensions " \
     "(bsx::in_dims, or the XLA form such as bsx::add(a, b, {dims}))"
 
 /// The error of broadcast_pair; out of line so that the check itself stays small enough
 /// to inline (every expression node runs it, at construction and at evaluation).
 template <class Rules, std::size_t A, std::size_t B>
-[[noreturn, gnu::cold, gnu::noinline]] void throw_not_broadcastable(std::string_view operation,
-                                                                    const shape_t<A>& sa, const shape_t<B>& sb,
-                                                                    std::size_t axis, index_t ea, index_t eb) {
+[[noreturn, gnu::cold, gnu::noinline]] void throw_not_broadcastable(std::string_view operation, const shape_t<A>& sa,
+                                                                    const shape_t<B>& sb, std::size_t axis, index_t ea,
+                                                                    index_t eb) {
     throw broadcast_error("bsx: " + std::string(operation) + ": shapes " + format_shape(sa) + " and " +
                           format_shape(sb) + " cannot be broadcast under " + std::string(Rules::name) +
                           " rules: axis " + std::to_string(axis) + " has extents " + std::to_string(ea) + " and " +
@@ -95,8 +93,7 @@ template <class Rules, std::size_t A, std::size_t B>
 
 /// Broadcasts two shapes under `Rules`; `operation` names the caller in the error message.
 template <class Rules, std::size_t A, std::size_t B>
-shape_t<std::max(A, B)> broadcast_pair(std::string_view operation, const shape_t<A>& sa,
-                                       const shape_t<B>& sb) {
+shape_t<std::max(A, B)> broadcast_pair(std::string_view operation, const shape_t<A>& sa, const shape_t<B>& sb) {
     constexpr std::size_t R = std::max(A, B);
     static_assert(Rules::aligns(std::min(A, B), R), BSX_XLA_RANKS_MESSAGE);
     shape_t<R> out{};
@@ -147,8 +144,8 @@ shape_t<std::max({N...})> broadcast_many(std::string_view operation, const shape
             return std::to_string(extent[i]) + " (operand " + std::to_string(i + 1) + ", shape " + text[i] + ")";
         };
         throw broadcast_error("bsx: " + std::string(operation) + ": shapes " + list + " cannot be broadcast under " +
-                              std::string(Rules::name) + " rules: axis " + std::to_string(bad_axis) +
-                              " has extents " + name(first) + " and " + name(second));
+                              std::string(Rules::name) + " rules: axis " + std::to_string(bad_axis) + " has extents " +
+                              name(first) + " and " + name(second));
     }
     checked_size(operation, out);
     return out;
@@ -164,11 +161,9 @@ void check_broadcast_to(std::string_view operation, const shape_t<S>& src, const
         const index_t e = aligned_extent<Rules, D>(src, axis);
         if (e != 1 && e != dest[axis])
             throw broadcast_error("bsx: " + std::string(operation) + ": shape " + format_shape(src) +
-                                  " cannot be broadcast to the destination shape " +
-                                  format_shape(dest) + " under " + std::string(Rules::name) +
-                                  " rules: axis " + std::to_string(axis) + " has extent " +
-                                  std::to_string(e) + " where the destination has " +
-                                  std::to_string(dest[axis]));
+                                  " cannot be broadcast to the destination shape " + format_shape(dest) + " under " +
+                                  std::string(Rules::name) + " rules: axis " + std::to_string(axis) + " has extent " +
+                                  std::to_string(e) + " where the destination has " + std::to_string(dest[axis]));
     }
 }
 
@@ -185,8 +180,7 @@ shape_t<std::max(A, B)> broadcast_shapes(const shape_t<A>& sa, const shape_t<B>&
 /// The shape of an operation on three or more operands; a mismatch names the two operands
 /// that clash, each with its own shape.
 template <rule_set Rules = numpy_rules, std::size_t A, std::size_t B, std::size_t C, std::size_t... More>
-auto broadcast_shapes(const shape_t<A>& sa, const shape_t<B>& sb, const shape_t<C>& sc,
-                      const shape_t<More>&... more) {
+auto broadcast_shapes(const shape_t<A>& sa, const shape_t<B>& sb, const shape_t<C>& sc, const shape_t<More>&... more) {
     detail::checked_size("broadcast_shapes", sa);
     detail::checked_size("broadcast_shapes", sb);
     detail::checked_size("broadcast_shapes", sc);

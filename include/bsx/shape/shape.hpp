@@ -83,9 +83,9 @@ template <class Extents>
                                         " has the negative extent " + std::to_string(s[k]) + " on axis " +
                                         std::to_string(k));
     throw std::length_error("bsx: " + std::string(operation) + ": shape " + format_shape(s) + " is too large: " +
-                            (element_bytes == 1 ? std::string("its element count")
-                                                : "its size in bytes (" + std::to_string(element_bytes) +
-                                                      "-byte elements)") +
+                            (element_bytes == 1
+                                 ? std::string("its element count")
+                                 : "its size in bytes (" + std::to_string(element_bytes) + "-byte elements)") +
                             " exceeds PTRDIFF_MAX (" + std::to_string(std::numeric_limits<index_t>::max()) + ")");
 }
 

@@ -30,8 +30,10 @@ concept viewable_memory = strided_expression<X> && (!owning_array<X> || std::is_
 template <std::size_t R, class X>
 auto place(X&& x, const placement_t<operand_rank<X>()>& at, const shape_t<R>& shape) {
     const auto map = index_map<operand_rank<X>(), R>::aligned(at);
-    if constexpr (viewable_memory<X>) return remap<R>(std::forward<X>(x), map, shape);
-    else return place_lazily<R>(std::forward<X>(x), map, shape);
+    if constexpr (viewable_memory<X>)
+        return remap<R>(std::forward<X>(x), map, shape);
+    else
+        return place_lazily<R>(std::forward<X>(x), map, shape);
 }
 
 /// in_dims with the caller's name for messages.
@@ -81,8 +83,7 @@ auto in_dims(X&& x, const std::array<index_t, K>& dims) {
 /// XLA BroadcastInDim: in_dims, then broadcast to `shape` (read-only when x is memory).
 template <operand X, std::size_t M>
 auto broadcast_in_dim(X&& x, const shape_t<M>& shape, std::initializer_list<index_t> dims) {
-    return detail::broadcast_in_dim_for(std::forward<X>(x), shape,
-                                        std::span<const index_t>(dims.begin(), dims.size()));
+    return detail::broadcast_in_dim_for(std::forward<X>(x), shape, std::span<const index_t>(dims.begin(), dims.size()));
 }
 template <operand X, std::size_t M>
 auto broadcast_in_dim(X&& x, const index_t (&shape)[M], std::initializer_list<index_t> dims) {

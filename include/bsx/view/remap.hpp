@@ -27,7 +27,8 @@ auto remap(X&& x, index_map<operand_rank<X>(), R> map, const shape_t<R>& shape) 
         using elem = std::remove_pointer_t<decltype(v.data())>;
         // An empty view keeps the operand's pointer: its first index need not exist.
         const index_t offset = shape_size(shape) == 0 ? 0 : offset_through(v.strides(), map);
-        return strided_view<elem, R>(detail::offset_pointer(v.data(), offset), shape, strides_through(v.strides(), map));
+        return strided_view<elem, R>(detail::offset_pointer(v.data(), offset), shape,
+                                     strides_through(v.strides(), map));
     } else {
         return place_lazily<R>(std::forward<X>(x), map, shape);
     }

@@ -61,8 +61,10 @@ auto reshape(X&& x, shape_t<M> shape) {
         if (!is_contiguous(in, x.strides())) fail("the operand is not contiguous");
     std::size_t inferred = M;
     for (std::size_t k = 0; k < M; ++k) {
-        if (shape[k] == -1 && inferred == M) inferred = k;
-        else if (shape[k] < 0) fail("extents must be non-negative, with at most one -1");
+        if (shape[k] == -1 && inferred == M)
+            inferred = k;
+        else if (shape[k] < 0)
+            fail("extents must be non-negative, with at most one -1");
     }
     if (inferred != M) {
         shape_t<M> known_extents = shape;
@@ -78,8 +80,7 @@ auto reshape(X&& x, shape_t<M> shape) {
         return strided_view<std::remove_pointer_t<decltype(v.data())>, M>(v.data(), shape, contiguous_strides(shape));
     } else {
         const auto map = detail::split_map(in, shape);
-        if (!map)
-            fail("a lazy expression can only have its axes split, not merged; evaluate it first (bsx::eval)");
+        if (!map) fail("a lazy expression can only have its axes split, not merged; evaluate it first (bsx::eval)");
         return detail::place_lazily<M>(std::forward<X>(x), *map, shape);
     }
 }
@@ -94,7 +95,8 @@ auto broadcast_to(X&& x, const shape_t<M>& shape) {
     for (std::size_t k = 0; k < N; ++k) to[k] = numpy_rules::result_axis(k, N, M);
     const auto map = detail::index_map<N, M>::aligned(to);
     if constexpr (strided_expression<X>)
-        return detail::remap<M>(strided_view<const value_type_t<X>, N>(detail::view_of(std::forward<X>(x))), map, shape);
+        return detail::remap<M>(strided_view<const value_type_t<X>, N>(detail::view_of(std::forward<X>(x))), map,
+                                shape);
     else
         return detail::remap<M>(std::forward<X>(x), map, shape);
 }

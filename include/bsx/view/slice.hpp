@@ -32,16 +32,16 @@ constexpr range_t range(index_t begin, index_t end, index_t step = 1) noexcept {
 namespace detail {
 
 template <class S>
-concept slice_spec = std::same_as<S, all_t> || std::same_as<S, newaxis_t> || std::same_as<S, range_t> ||
-                     std::integral<S>;
+concept slice_spec =
+    std::same_as<S, all_t> || std::same_as<S, newaxis_t> || std::same_as<S, range_t> || std::integral<S>;
 
 template <class S>
 inline constexpr bool consumes_axis = !std::is_same_v<S, newaxis_t>;
 
 /// Rank after slicing a rank-N operand: integers drop an axis, newaxis adds one.
 template <std::size_t N, class... S>
-inline constexpr std::size_t sliced_rank = N - (std::size_t(std::integral<S>) + ... + 0) +
-                                           (std::size_t(std::is_same_v<S, newaxis_t>) + ... + 0);
+inline constexpr std::size_t sliced_rank =
+    N - (std::size_t(std::integral<S>) + ... + 0) + (std::size_t(std::is_same_v<S, newaxis_t>) + ... + 0);
 
 /// (first element, count) of a NumPy slice of an axis of extent n.
 inline std::pair<index_t, index_t> resolve_range(range_t r, index_t n, std::size_t axis) {

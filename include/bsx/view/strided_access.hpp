@@ -14,8 +14,7 @@
 
 namespace bsx::detail {
 
-[[noreturn]] inline void throw_index_error(const char* what, index_t index, std::size_t axis,
-                                           index_t extent) {
+[[noreturn]] inline void throw_index_error(const char* what, index_t index, std::size_t axis, index_t extent) {
     throw std::out_of_range(std::string("bsx: ") + what + ": index " + std::to_string(index) +
                             " is out of range for axis " + std::to_string(axis) + " of extent " +
                             std::to_string(extent));
@@ -56,11 +55,27 @@ public:
     auto element(const shape_t<N>& idx) const noexcept { return ref(self(), idx); }
 
     /// Row i as a (1, n) view: both axes kept, so `a.col(k) + a.row(k)` is an outer sum.
-    auto row(index_t i) requires(N == 2) { return line(self(), i, 0); }
-    auto row(index_t i) const requires(N == 2) { return line(self(), i, 0); }
+    auto row(index_t i)
+        requires(N == 2)
+    {
+        return line(self(), i, 0);
+    }
+    auto row(index_t i) const
+        requires(N == 2)
+    {
+        return line(self(), i, 0);
+    }
     /// Column j as an (m, 1) view.
-    auto col(index_t j) requires(N == 2) { return line(self(), j, 1); }
-    auto col(index_t j) const requires(N == 2) { return line(self(), j, 1); }
+    auto col(index_t j)
+        requires(N == 2)
+    {
+        return line(self(), j, 1);
+    }
+    auto col(index_t j) const
+        requires(N == 2)
+    {
+        return line(self(), j, 1);
+    }
 
 private:
     Derived& self() noexcept { return static_cast<Derived&>(*this); }

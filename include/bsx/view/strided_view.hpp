@@ -48,12 +48,14 @@ public:
     }
     // Misuse selects a deleted overload: std::is_assignable is false, and the compiler
     // quotes the reason on its line.
+    // clang-format off
     template <class X>
         requires(!std::is_same_v<std::remove_cvref_t<X>, strided_view> && std::is_const_v<T>)
     strided_view& operator=(X&&) = delete;  // bsx: cannot assign through a view of const elements
     template <class X>
         requires(!operand<X> && !std::is_const_v<T>)
     strided_view& operator=(X&&) = delete;  // bsx: the right-hand side must be a bsx expression or an arithmetic scalar
+    // clang-format on
 
     T* data() const noexcept { return data_; }
     const shape_t<N>& shape() const noexcept { return shape_; }
