@@ -97,9 +97,8 @@ decltype(auto) rewrite(const E& e, const Policy& policy, std::size_t axis) {
                 rewrite(bsx::detail::unwrap(held), policy,
                         operand_axis<rules, rank_v<decltype(bsx::detail::unwrap(held))>, rank_v<E>>(axis))...};
         });
-        return std::apply(
-            [&](auto&&... x) { return bsx::detail::make_node(e.op(), std::forward<decltype(x)>(x)...); },
-            std::move(operands));
+        return std::apply([&](auto&&... x) { return bsx::detail::make_node(e.op(), std::forward<decltype(x)>(x)...); },
+                          std::move(operands));
     } else if constexpr (is_rules_tagged<E>::value) {
         return with_rules<typename is_rules_tagged<E>::rules>(rewrite(e.operand(), policy, axis));
     } else {
