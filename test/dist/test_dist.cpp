@@ -224,6 +224,38 @@ BOOST_AUTO_TEST_CASE(reductions_have_the_bits_of_one_process) {
     BOOST_TEST(same_bits(bsx::dist::sum(a.col(3)), bsx::sum(ga.col(3))));
 }
 
+BOOST_AUTO_TEST_CASE(axis_0_reductions_combine_chunk_partials_as_one_process_does) {
+    // 3000 rows: two blocks of the fixed plan, each of several chunks; the ranks' rows
+    // start in the middle of chunks. 5 and 2 rows: one chunk, some ranks hold no row.
+    for (const bsx::index_t rows : {3000, 5, 2}) {
+        const auto gd = random_array<2>({rows, 3}, 80 + std::uint64_t(rows));
+        const bsx::array<float, 2> gf = gd * 1e3;
+        const auto row = random_array<1>({3}, 81);
+        const auto d = bsx::dist::scatter(gd);
+        const auto f = bsx::dist::scatter(gf);
+        const auto axis = bsx::axis(0);
+        const auto before = bsx::dist::bytes_communicated();
+        const auto sums = bsx::dist::sum(f, axis);
+        BOOST_TEST(same_bits(sums, bsx::array<float, 1>(bsx::sum(gf, axis))));
+        if (rows == 3000)  // chunk partials and the rows of straddling chunks, not the whole array
+            BOOST_TEST(bsx::dist::bytes_communicated() - before < 3000 * 3 * sizeof(float) / 4);
+        BOOST_TEST(
+            same_bits(bsx::dist::sum(d * row - 1.0, axis), bsx::array<double, 1>(bsx::sum(gd * row - 1.0, axis))));
+        BOOST_TEST(same_bits(bsx::dist::mean(f, axis), bsx::array<float, 1>(bsx::mean(gf, axis))));
+        BOOST_TEST(same_bits(bsx::dist::min(d, axis), bsx::array<double, 1>(bsx::min(gd, axis))));
+        BOOST_TEST(same_bits(bsx::dist::max(d, axis), bsx::array<double, 1>(bsx::max(gd, axis))));
+        BOOST_TEST(same_bits(bsx::dist::all(d > -49.0, axis), bsx::array<bool, 1>(bsx::all(gd > -49.0, axis))));
+        BOOST_TEST(same_bits(bsx::dist::any(d > 49.0, axis), bsx::array<bool, 1>(bsx::any(gd > 49.0, axis))));
+        const bsx::array<int, 2> gi = bsx::cast<int>(gd);
+        const auto di = bsx::dist::scatter(gi);
+        BOOST_TEST(same_bits(bsx::dist::sum(di, axis), bsx::array<std::int64_t, 1>(bsx::sum(gi, axis))));
+    }
+    // Rank 3: the outputs are the rows' trailing axes, flattened.
+    const auto g3 = random_array<3>({600, 2, 3}, 90);
+    BOOST_TEST(same_bits(bsx::dist::sum(bsx::dist::scatter(g3), bsx::axis(0)),
+                         bsx::array<double, 2>(bsx::sum(g3, bsx::axis(0)))));
+}
+
 BOOST_AUTO_TEST_CASE(errors_are_raised_on_every_rank) {
     const auto a = bsx::dist::scatter(random_array<2>({6, 4}, 60));
     bsx::dist::array<double, 2> d({6, 4}, 1.0);

@@ -1,17 +1,22 @@
 // bsx/dist/reductions.hpp: sum, min, max, mean, all and any of distributed expressions,
 // whole or along an axis, with the same bits as the single-process reductions for any
-// number of ranks and threads. Along an axis other than 0 each output is one row's:
-// each rank reduces its rows, then the outputs are gathered. Whole and axis-0 reductions
+// number of ranks and threads. Along an axis other than 0 each output is one row's: each
+// rank reduces its rows, then the outputs are gathered. Along axis 0 the ranks compute the
+// chunk partials of the single-process tree and combine them as it does. Whole reductions
 // run the single-process reduction on the gathered operands (doc/distributed.md: why).
 #pragma once
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
+#include "../eval/reduce.hpp"
+#include "../reduce/reduce_ops.hpp"
 #include "../reduce/reductions.hpp"
 #include "array.hpp"
 #include "assign.hpp"
@@ -62,13 +67,122 @@ bool split_along_rows(const X& x) {
     return split;
 }
 
-/// Reduction `fn` of x along axis a, on every rank as an ordinary array.
-template <class Fn, class X>
+/// Rows [offset, offset + rows) intersected with [first, first + count), as a length.
+inline index_t overlap(index_t offset, index_t rows, index_t first, index_t count) noexcept {
+    return std::max<index_t>(0, std::min(offset + rows, first + count) - std::max(offset, first));
+}
+
+/// The reduction Op of x along axis 0, on every rank, with the single-process tree: per
+/// output, blocks of the fixed plan for the row count, chunks of BSX_CHUNK rows from each
+/// block's start, combined pairwise within a block and by halving across blocks. Each
+/// chunk is reduced by the rank that holds its first row (the rows of a chunk that
+/// straddles two blocks of ranks are sent to it first); only chunk partials are gathered.
+template <class Op, class X>
+auto reduce_rows_by_chunks(const X& x, MPI_Comm comm) {
+    constexpr std::size_t N = rank_v<X>;
+    using V = value_type_t<X>;
+    using A = bsx::detail::reduced_t<Op, X>;
+    const shape_t<N> shape = x.shape();
+    const index_t rows = shape[0], width = row_elements(shape);
+    const int ranks = size_of(comm), me = rank_in(comm);
+    const auto P = std::size_t(ranks);
+    const bsx::array<V, N> mine(bsx::detail::unwrap(restrict_to_rows(x, shape, comm)));
+    const row_block block = block_of(rows, ranks, me);
+
+    // The chunks of the plan, in order, and the rows each rank reduces: whole chunks.
+    const bsx::detail::block_plan plan(rows);
+    std::vector<index_t> chunk_start, chunk_block;
+    for (index_t b = 0; b < plan.count; ++b)
+        for (index_t c = plan.begin(b, rows); c < plan.begin(b + 1, rows); c += BSX_CHUNK) {
+            chunk_start.push_back(c);
+            chunk_block.push_back(b);
+        }
+    chunk_start.push_back(rows);
+    const std::size_t chunks = chunk_block.size();
+    std::vector<index_t> first_chunk(P + 1, index_t(chunks));
+    for (std::size_t c = chunks; c-- > 0;) first_chunk[std::size_t(owner_of(rows, ranks, chunk_start[c]))] = index_t(c);
+    for (int r = ranks; r-- > 0;)
+        first_chunk[std::size_t(r)] = std::min(first_chunk[std::size_t(r)], first_chunk[std::size_t(r) + 1]);
+    const auto span_of = [&](int r) {  // the rows rank r reduces
+        const index_t lo = chunk_start[std::size_t(first_chunk[std::size_t(r)])];
+        return row_block{lo, chunk_start[std::size_t(first_chunk[std::size_t(r) + 1])] - lo};
+    };
+
+    // Rows move from the block split to the chunk split (mostly to themselves).
+    const row_block own_span = span_of(me);
+    std::vector<int> send_counts(P), send_at(P), recv_counts(P), recv_at(P);
+    for (int r = 0; r < ranks; ++r) {
+        const row_block to = span_of(r), from = block_of(rows, ranks, r);
+        const auto u = std::size_t(r);
+        const index_t out_rows = overlap(block.offset, block.rows, to.offset, to.rows);
+        const index_t in_rows = overlap(from.offset, from.rows, own_span.offset, own_span.rows);
+        send_counts[u] = message_bytes(out_rows * width, sizeof(V));
+        send_at[u] =
+            out_rows == 0 ? 0 : message_bytes(std::max<index_t>(0, to.offset - block.offset) * width, sizeof(V));
+        recv_counts[u] = message_bytes(in_rows * width, sizeof(V));
+        recv_at[u] =
+            in_rows == 0 ? 0 : message_bytes(std::max<index_t>(0, from.offset - own_span.offset) * width, sizeof(V));
+        if (r != me) traffic += std::uint64_t(send_counts[u]) + std::uint64_t(recv_counts[u]);
+    }
+    bsx::array<V, 1> span_values(shape_t<1>{own_span.rows * width});  // bsx::array: vector<bool> has no data()
+    MPI_Alltoallv(mine.data(), send_counts.data(), send_at.data(), MPI_BYTE, span_values.data(), recv_counts.data(),
+                  recv_at.data(), MPI_BYTE, comm);
+
+    // This rank's chunk partials, one per output, then everyone's in chunk order.
+    struct column_reader {
+        const V* p;
+        index_t stride;
+        V load(index_t j) const noexcept { return p[j * stride]; }
+    };
+    const auto own_chunks = std::size_t(first_chunk[std::size_t(me) + 1] - first_chunk[std::size_t(me)]);
+    bsx::array<A, 1> own_partials(shape_t<1>{index_t(own_chunks) * width});
+    for (std::size_t c = 0; c < own_chunks; ++c) {
+        const std::size_t g = std::size_t(first_chunk[std::size_t(me)]) + c;
+        const V* first = span_values.data() + (chunk_start[g] - own_span.offset) * width;
+        for (index_t j = 0; j < width; ++j)
+            own_partials.data()[index_t(c) * width + j] =
+                bsx::detail::reduce_chunk<Op, A>(column_reader{first + j, width}, chunk_start[g + 1] - chunk_start[g]);
+    }
+    bsx::array<A, 1> partials(shape_t<1>{index_t(chunks) * width});
+    std::vector<int> counts(P), at(P);
+    for (int r = 0; r < ranks; ++r) {
+        const auto u = std::size_t(r);
+        counts[u] = message_bytes((first_chunk[u + 1] - first_chunk[u]) * width, sizeof(A));
+        at[u] = message_bytes(first_chunk[u] * width, sizeof(A));
+    }
+    MPI_Allgatherv(own_partials.data(), counts[std::size_t(me)], MPI_BYTE, partials.data(), counts.data(), at.data(),
+                   MPI_BYTE, comm);
+    traffic += std::uint64_t(partials.size()) * sizeof(A);
+
+    // The single-process combination: pairwise within each block, halving across blocks.
+    bsx::array<A, 1> block_partials(shape_t<1>{plan.count * width});
+    bsx::array<A, 1> stream_slots(shape_t<1>{bsx::detail::pairwise_stream<Op, A>::max_slots * width});
+    for (std::size_t c = 0; c < chunks;) {
+        const index_t b = chunk_block[c];
+        bsx::detail::pairwise_stream<Op, A> stream(stream_slots.data(), width);
+        for (; c < chunks && chunk_block[c] == b; ++c) stream.push(partials.data() + index_t(c) * width);
+        stream.result(block_partials.data() + b * width);
+    }
+    bsx::array<A, 1> total(shape_t<1>{width}), scratch(shape_t<1>{(plan.halving_slots() + 1) * width});
+    auto stored = [&](index_t b, A* out) { std::copy_n(block_partials.data() + b * width, width, out); };
+    bsx::detail::combine_halving<Op>(0, plan.count, total.data(), scratch.data(), width, stored);
+
+    shape_t<N - 1> out_shape{};
+    for (std::size_t d = 1; d < N; ++d) out_shape[d - 1] = shape[d];
+    bsx::array<decltype(Op::finish(A{}, index_t{})), N - 1> out(out_shape);
+    for (index_t j = 0; j < width; ++j) out.data()[j] = Op::finish(total.data()[j], rows);
+    return out;
+}
+
+/// Reduction Op (function object `fn`) of x along axis a, on every rank as an ordinary array.
+template <class Op, class Fn, class X>
 auto reduce_along(const Fn& fn, const X& x, axis_t a) {
     constexpr std::size_t N = rank_v<X>;
     using result_t = bsx::array<value_type_t<decltype(fn(x, a))>, N - 1>;
     const auto k = a.value < 0 ? a.value + index_t(N) : a.value;
-    if (k == 0 || !split_along_rows(x)) {
+    const bool split = split_along_rows(x);
+    if (split && k == 0 && x.shape()[0] > 0) return result_t(reduce_rows_by_chunks<Op>(x, *communicator_of(x)));
+    if (k == 0 || !split) {
         const auto whole = rewrite(x, whole_policy{}, no_axis);
         return result_t(fn(bsx::detail::unwrap(whole), a));
     }
@@ -91,7 +205,7 @@ auto sum(const X& x) {
 }
 template <expression X>
 auto sum(const X& x, axis_t a) {
-    return detail::reduce_along(bsx::sum, x, a);
+    return detail::reduce_along<ops::sum_reduction>(bsx::sum, x, a);
 }
 template <expression X>
 auto min(const X& x) {
@@ -99,7 +213,7 @@ auto min(const X& x) {
 }
 template <expression X>
 auto min(const X& x, axis_t a) {
-    return detail::reduce_along(bsx::min, x, a);
+    return detail::reduce_along<ops::min_reduction>(bsx::min, x, a);
 }
 template <expression X>
 auto max(const X& x) {
@@ -107,7 +221,7 @@ auto max(const X& x) {
 }
 template <expression X>
 auto max(const X& x, axis_t a) {
-    return detail::reduce_along(bsx::max, x, a);
+    return detail::reduce_along<ops::max_reduction>(bsx::max, x, a);
 }
 template <expression X>
 auto mean(const X& x) {
@@ -115,7 +229,7 @@ auto mean(const X& x) {
 }
 template <expression X>
 auto mean(const X& x, axis_t a) {
-    return detail::reduce_along(bsx::mean, x, a);
+    return detail::reduce_along<ops::mean_reduction>(bsx::mean, x, a);
 }
 template <expression X>
 bool all(const X& x) {
@@ -123,7 +237,7 @@ bool all(const X& x) {
 }
 template <expression X>
 auto all(const X& x, axis_t a) {
-    return detail::reduce_along(bsx::all, x, a);
+    return detail::reduce_along<ops::all_reduction>(bsx::all, x, a);
 }
 template <expression X>
 bool any(const X& x) {
@@ -131,7 +245,7 @@ bool any(const X& x) {
 }
 template <expression X>
 auto any(const X& x, axis_t a) {
-    return detail::reduce_along(bsx::any, x, a);
+    return detail::reduce_along<ops::any_reduction>(bsx::any, x, a);
 }
 
 }  // namespace bsx::dist

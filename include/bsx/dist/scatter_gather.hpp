@@ -50,7 +50,7 @@ bsx::array<T, N> all_gather(const bsx::array<T, N>& local, const shape_t<N>& glo
     const row_layout layout(global_shape[0], row_elements(global_shape), sizeof(T), ranks);
     MPI_Allgatherv(local.data(), layout.counts[std::size_t(me)], MPI_BYTE, out.data(), layout.counts.data(),
                    layout.displacements.data(), MPI_BYTE, comm);
-    traffic += layout.total() + std::uint64_t(layout.counts[std::size_t(me)]);
+    traffic += layout.total();
     return out;
 }
 
