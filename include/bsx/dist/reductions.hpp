@@ -10,8 +10,10 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -67,6 +69,17 @@ bool split_along_rows(const X& x) {
     return split;
 }
 
+/// Op, its result left unfinished (mean not yet divided): a chunk's partial. The pass
+/// through the identity that the reduction adds changes no later combination (only a sum
+/// of -0.0 becomes +0.0, which every block's partial becomes anyway).
+template <class Op>
+struct chunk_partial : Op {
+    template <class A>
+    static constexpr A finish(A acc, index_t) noexcept {
+        return acc;
+    }
+};
+
 /// Rows [offset, offset + rows) intersected with [first, first + count), as a length.
 inline index_t overlap(index_t offset, index_t rows, index_t first, index_t count) noexcept {
     return std::max<index_t>(0, std::min(offset + rows, first + count) - std::max(offset, first));
@@ -86,8 +99,16 @@ auto reduce_rows_by_chunks(const X& x, MPI_Comm comm) {
     const index_t rows = shape[0], width = row_elements(shape);
     const int ranks = size_of(comm), me = rank_in(comm);
     const auto P = std::size_t(ranks);
-    const bsx::array<V, N> mine(bsx::detail::unwrap(restrict_to_rows(x, shape, comm)));
     const row_block block = block_of(rows, ranks, me);
+    // This rank's rows of x: a distributed array's own block, else evaluated.
+    std::optional<bsx::array<V, N>> evaluated;
+    const V* held = nullptr;
+    if constexpr (std::is_same_v<X, array<V, N>>) {
+        held = x.local().data();
+    } else {
+        evaluated.emplace(bsx::detail::unwrap(restrict_to_rows(x, shape, comm)));
+        held = evaluated->data();
+    }
 
     // The chunks of the plan, in order, and the rows each rank reduces: whole chunks.
     const bsx::detail::block_plan plan(rows);
@@ -108,40 +129,48 @@ auto reduce_rows_by_chunks(const X& x, MPI_Comm comm) {
         return row_block{lo, chunk_start[std::size_t(first_chunk[std::size_t(r) + 1])] - lo};
     };
 
-    // Rows move from the block split to the chunk split (mostly to themselves).
+    // A rank's span starts inside its block and may end past it, inside the chunk that
+    // straddles into the next ranks' blocks: only the rows of such chunks move. They
+    // arrive after this rank's own rows: `tail`, rows [end of block, end of span).
     const row_block own_span = span_of(me);
+    const index_t block_end = block.offset + block.rows;
     std::vector<int> send_counts(P), send_at(P), recv_counts(P), recv_at(P);
     for (int r = 0; r < ranks; ++r) {
+        if (r == me) continue;
         const row_block to = span_of(r), from = block_of(rows, ranks, r);
         const auto u = std::size_t(r);
         const index_t out_rows = overlap(block.offset, block.rows, to.offset, to.rows);
         const index_t in_rows = overlap(from.offset, from.rows, own_span.offset, own_span.rows);
         send_counts[u] = message_bytes(out_rows * width, sizeof(V));
         send_at[u] =
-            out_rows == 0 ? 0 : message_bytes(std::max<index_t>(0, to.offset - block.offset) * width, sizeof(V));
+            out_rows == 0 ? 0 : message_bytes((std::max(to.offset, block.offset) - block.offset) * width, sizeof(V));
         recv_counts[u] = message_bytes(in_rows * width, sizeof(V));
-        recv_at[u] =
-            in_rows == 0 ? 0 : message_bytes(std::max<index_t>(0, from.offset - own_span.offset) * width, sizeof(V));
-        if (r != me) traffic += std::uint64_t(send_counts[u]) + std::uint64_t(recv_counts[u]);
+        recv_at[u] = in_rows == 0 ? 0 : message_bytes((from.offset - block_end) * width, sizeof(V));
+        traffic += std::uint64_t(send_counts[u]) + std::uint64_t(recv_counts[u]);
     }
-    bsx::array<V, 1> span_values(shape_t<1>{own_span.rows * width});  // bsx::array: vector<bool> has no data()
-    MPI_Alltoallv(mine.data(), send_counts.data(), send_at.data(), MPI_BYTE, span_values.data(), recv_counts.data(),
-                  recv_at.data(), MPI_BYTE, comm);
+    const index_t tail_rows = std::max<index_t>(0, own_span.offset + own_span.rows - block_end);
+    bsx::array<V, 1> tail(shape_t<1>{tail_rows * width});  // bsx::array: vector<bool> has no data()
+    MPI_Alltoallv(held, send_counts.data(), send_at.data(), MPI_BYTE, tail.data(), recv_counts.data(), recv_at.data(),
+                  MPI_BYTE, comm);
 
-    // This rank's chunk partials, one per output, then everyone's in chunk order.
-    struct column_reader {
-        const V* p;
-        index_t stride;
-        V load(index_t j) const noexcept { return p[j * stride]; }
-    };
+    // This rank's chunk partials, one per output, then everyone's in chunk order. A chunk
+    // alone is one chunk of one block to the single-process reduction, which reduces it
+    // with the same lanes, tiles of outputs at a time (unfinished: see chunk_partial).
     const auto own_chunks = std::size_t(first_chunk[std::size_t(me) + 1] - first_chunk[std::size_t(me)]);
     bsx::array<A, 1> own_partials(shape_t<1>{index_t(own_chunks) * width});
+    bsx::array<V, 1> straddling;
     for (std::size_t c = 0; c < own_chunks; ++c) {
         const std::size_t g = std::size_t(first_chunk[std::size_t(me)]) + c;
-        const V* first = span_values.data() + (chunk_start[g] - own_span.offset) * width;
-        for (index_t j = 0; j < width; ++j)
-            own_partials.data()[index_t(c) * width + j] =
-                bsx::detail::reduce_chunk<Op, A>(column_reader{first + j, width}, chunk_start[g + 1] - chunk_start[g]);
+        const index_t start = chunk_start[g], length = chunk_start[g + 1] - start;
+        const V* first = held + (start - block.offset) * width;
+        if (start + length > block_end) {  // the last chunk: this rank's rows, then the tail
+            straddling = bsx::array<V, 1>(shape_t<1>{length * width});
+            std::copy_n(first, (block_end - start) * width, straddling.data());
+            std::copy_n(tail.data(), tail.size(), straddling.data() + (block_end - start) * width);
+            first = straddling.data();
+        }
+        const strided_view<const V, 2> chunk(first, {length, width}, {width, 1});
+        bsx::detail::reduce_expression<chunk_partial<Op>>(chunk, 0, own_partials.data() + index_t(c) * width, false);
     }
     bsx::array<A, 1> partials(shape_t<1>{index_t(chunks) * width});
     std::vector<int> counts(P), at(P);
