@@ -26,42 +26,37 @@ namespace detail {
 template <class T, std::size_t N, class X>
 void assign(array<T, N>& d, X&& x);
 
-/// Global row k of a rank-2 distributed array as a (1, n) operand: fetched by a broadcast
-/// from its owner when an expression that reads it is evaluated.
-template <class T>
-class row_view : public node_base<row_view<T>> {
+/// Line k of a rank-2 distributed array along Axis: row k as a (1, n) operand (Axis 0),
+/// fetched by a broadcast from its owner when an expression that reads it is evaluated;
+/// column k as an (m, 1) operand (Axis 1), which each rank reads from its own rows.
+template <class T, std::size_t Axis>
+class line_view : public node_base<line_view<T, Axis>> {
 public:
     using value_type = T;
     static constexpr std::size_t rank = 2;
 
-    row_view(const array<T, 2>& source, index_t k) noexcept : source_(&source), k_(k) {}
-    shape_t<2> shape() const noexcept { return {1, source_->shape()[1]}; }
+    line_view(const array<T, 2>& source, index_t k) noexcept : source_(&source), k_(k) {}
+    shape_t<2> shape() const noexcept {
+        shape_t<2> s = source_->shape();
+        s[Axis] = 1;
+        return s;
+    }
     const array<T, 2>& source() const noexcept { return *source_; }
     index_t index() const noexcept { return k_; }
-    T element(const shape_t<2>& i) const { return source_->element({k_, i[1]}); }
+    T element(const shape_t<2>& i) const {
+        shape_t<2> at = i;
+        at[Axis] = k_;
+        return source_->element(at);
+    }
 
 private:
     const array<T, 2>* source_;
     index_t k_;
 };
-
-/// Column k of a rank-2 distributed array as an (m, 1) operand: each rank reads its rows.
 template <class T>
-class col_view : public node_base<col_view<T>> {
-public:
-    using value_type = T;
-    static constexpr std::size_t rank = 2;
-
-    col_view(const array<T, 2>& source, index_t k) noexcept : source_(&source), k_(k) {}
-    shape_t<2> shape() const noexcept { return {source_->shape()[0], 1}; }
-    const array<T, 2>& source() const noexcept { return *source_; }
-    index_t index() const noexcept { return k_; }
-    T element(const shape_t<2>& i) const { return source_->element({i[0], k_}); }
-
-private:
-    const array<T, 2>* source_;
-    index_t k_;
-};
+using row_view = line_view<T, 0>;
+template <class T>
+using col_view = line_view<T, 1>;
 
 }  // namespace detail
 

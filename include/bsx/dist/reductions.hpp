@@ -226,55 +226,30 @@ auto reduce_along(const Fn& fn, const X& x, axis_t a) {
 
 }  // namespace detail
 
-// Each reduction: f(x), the whole of x reduced to one value, and f(x, bsx::axis(k)), an
-// ordinary array on every rank. x may mix distributed and replicated operands.
-template <expression X>
-auto sum(const X& x) {
-    return detail::reduce_whole(bsx::sum, x);
-}
-template <expression X>
-auto sum(const X& x, axis_t a) {
-    return detail::reduce_along<ops::sum_reduction>(bsx::sum, x, a);
-}
-template <expression X>
-auto min(const X& x) {
-    return detail::reduce_whole(bsx::min, x);
-}
-template <expression X>
-auto min(const X& x, axis_t a) {
-    return detail::reduce_along<ops::min_reduction>(bsx::min, x, a);
-}
-template <expression X>
-auto max(const X& x) {
-    return detail::reduce_whole(bsx::max, x);
-}
-template <expression X>
-auto max(const X& x, axis_t a) {
-    return detail::reduce_along<ops::max_reduction>(bsx::max, x, a);
-}
-template <expression X>
-auto mean(const X& x) {
-    return detail::reduce_whole(bsx::mean, x);
-}
-template <expression X>
-auto mean(const X& x, axis_t a) {
-    return detail::reduce_along<ops::mean_reduction>(bsx::mean, x, a);
-}
-template <expression X>
-bool all(const X& x) {
-    return detail::reduce_whole(bsx::all, x);
-}
-template <expression X>
-auto all(const X& x, axis_t a) {
-    return detail::reduce_along<ops::all_reduction>(bsx::all, x, a);
-}
-template <expression X>
-bool any(const X& x) {
-    return detail::reduce_whole(bsx::any, x);
-}
-template <expression X>
-auto any(const X& x, axis_t a) {
-    return detail::reduce_along<ops::any_reduction>(bsx::any, x, a);
-}
+namespace detail {
+
+/// A distributed reduction: f(x), the whole of x reduced to one value, and
+/// f(x, bsx::axis(k)), an ordinary array on every rank. x may mix distributed and
+/// replicated operands.
+template <class Op>
+struct reduction {
+    template <expression X>
+    auto operator()(const X& x) const {
+        return reduce_whole(bsx::detail::reduction_function<Op>{}, x);
+    }
+    template <expression X>
+    auto operator()(const X& x, axis_t a) const {
+        return reduce_along<Op>(bsx::detail::reduction_function<Op>{}, x, a);
+    }
+};
+
+}  // namespace detail
+
+inline constexpr detail::reduction<ops::sum_reduction> sum{};
+inline constexpr detail::reduction<ops::min_reduction> min{};
+inline constexpr detail::reduction<ops::max_reduction> max{};
+inline constexpr detail::reduction<ops::mean_reduction> mean{};
+inline constexpr detail::reduction<ops::all_reduction> all{};
+inline constexpr detail::reduction<ops::any_reduction> any{};
 
 }  // namespace bsx::dist

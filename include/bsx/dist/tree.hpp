@@ -23,10 +23,8 @@ template <class E>
 struct is_distributed_leaf : std::false_type {};
 template <class T, std::size_t N>
 struct is_distributed_leaf<array<T, N>> : std::true_type {};
-template <class T>
-struct is_distributed_leaf<row_view<T>> : std::true_type {};
-template <class T>
-struct is_distributed_leaf<col_view<T>> : std::true_type {};
+template <class T, std::size_t Axis>
+struct is_distributed_leaf<line_view<T, Axis>> : std::true_type {};
 
 template <class E>
 struct is_row_view : std::false_type {};
