@@ -284,6 +284,22 @@ BOOST_AUTO_TEST_CASE(errors_are_raised_on_every_rank) {
         BOOST_CHECK_THROW(d = a.col(1) + elsewhere.row(0), std::invalid_argument);
     }
     MPI_Comm_free(&copy);
+    // A distributed vector under NumPy rules lies on axis 1, not on the split axis 0 ...
+    const auto vec = bsx::dist::scatter(random_array<1>({4}, 63));
+    thrown = false;
+    try {
+        d = a + vec;
+    } catch (const std::invalid_argument& e) {
+        thrown = std::string(e.what()).find("axis 0") != std::string::npos;
+    }
+    BOOST_TEST(everywhere(thrown));
+    // ... and under Octave rules on axis 0, split as the destination is.
+    const auto gcol = random_array<1>({6}, 64);
+    const auto col = bsx::dist::scatter(gcol);
+    bsx::dist::array<double, 2> e({6, 4});
+    e = bsx::with_rules<bsx::octave_rules>(col) * 2.0 + a;
+    const bsx::array<double, 2> ga = whole(a);
+    BOOST_TEST(same_bits(whole(e), bsx::array<double, 2>(bsx::with_rules<bsx::octave_rules>(gcol) * 2.0 + ga)));
     // Nothing was written, and every rank is still in step (the collective returns).
     BOOST_TEST(everywhere(same_bits(d.local(), bsx::array<double, 2>(d.local().shape(), 1.0))));
     BOOST_CHECK_THROW(bsx::dist::sum(a, bsx::axis(2)), std::out_of_range);
