@@ -6,6 +6,7 @@
 #include "bsx.hpp"
 #include "dist/array.hpp"
 #include "dist/assign.hpp"
+#include "dist/factories.hpp"
 #include "dist/npy.hpp"
 #include "dist/partition.hpp"
 #include "dist/reductions.hpp"

@@ -84,6 +84,14 @@ BOOST_AUTO_TEST_CASE(rows_split_into_near_equal_blocks) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(factories_fill_every_rank_s_rows) {
+    BOOST_TEST(same_bits(whole(bsx::dist::zeros<double>(5, 3)), bsx::zeros<double>(5, 3)));
+    BOOST_TEST(same_bits(whole(bsx::dist::ones<float>(4, 2, 2)), bsx::ones<float>(4, 2, 2)));
+    const auto f = bsx::dist::full(bsx::shape_t<2>{7, 2}, 2.5);
+    BOOST_TEST(f.shape() == (bsx::shape_t<2>{7, 2}));
+    BOOST_TEST(same_bits(whole(f), bsx::full(bsx::shape_t<2>{7, 2}, 2.5)));
+}
+
 BOOST_AUTO_TEST_CASE(scatter_gather_round_trips) {
     const auto check = [](const auto& g) {
         // Only the root's argument counts: the others pass an empty array.
