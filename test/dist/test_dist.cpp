@@ -138,6 +138,16 @@ BOOST_AUTO_TEST_CASE(element_wise_operations_match_one_process) {
     BOOST_TEST(same_bits(whole(d), bsx::array<double, 2>(ga * gb)));
 }
 
+BOOST_AUTO_TEST_CASE(rank_1_arrays_split_their_only_axis) {
+    const auto gv = random_array<1>({11}, 15), rep = random_array<1>({11}, 16);
+    auto v = bsx::dist::scatter(gv);
+    v = v * 2.0 + rep - 1.0;
+    const bsx::array<double, 1> expect = gv * 2.0 + rep - 1.0;
+    BOOST_TEST(same_bits(whole(v), expect));
+    BOOST_TEST(same_bits(bsx::dist::sum(v), bsx::sum(expect)));
+    BOOST_TEST(same_bits(bsx::dist::sum(v, bsx::axis(0)), bsx::array<double, 0>(bsx::sum(expect, bsx::axis(0)))));
+}
+
 BOOST_AUTO_TEST_CASE(replicated_operands_broadcast_along_the_split_axis) {
     const auto ga = random_array<2>({10, 4}, 20);
     const auto a = bsx::dist::scatter(ga);
