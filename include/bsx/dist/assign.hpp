@@ -34,11 +34,25 @@ bsx::array<T, 2> fetch_row(const row_view<T>& v) {
     return row;
 }
 
+/// This rank's rows of column c, an (local rows, 1) view of its block.
+template <class T>
+strided_view<const T, 2> local_column(const col_view<T>& c) noexcept {
+    const auto& l = c.source().local();
+    const T* first = l.size() == 0 ? l.data() : l.data() + c.index();
+    return strided_view<const T, 2>(first, {l.shape()[0], 1}, {l.shape()[1], 1});
+}
+
+/// Throws, on every rank alike (MPI_Comm_compare gives every rank the same answer), unless
+/// an operand over `used` may meet the destination over `comm`.
+inline void check_communicator(MPI_Comm used, MPI_Comm comm) {
+    if (!same_communicator(used, comm))
+        throw std::invalid_argument("bsx::dist: the operands are distributed over different communicators");
+}
+
 /// Throws, on every rank alike, unless `source` is split as the destination is.
 template <class T, std::size_t N>
 void check_distribution(const array<T, N>& source, MPI_Comm comm, index_t global_rows, std::size_t axis) {
-    if (!same_communicator(source.comm(), comm))
-        throw std::invalid_argument("bsx::dist: the operands are distributed over different communicators");
+    check_communicator(source.comm(), comm);
     if (axis != 0 || source.shape()[0] != global_rows)
         throw std::invalid_argument(
             "bsx::dist: a distributed operand must have its axis 0 (the split one) on the destination's "
@@ -78,14 +92,11 @@ struct local_rows_policy {
     template <class T>
     auto leaf(const col_view<T>& c, std::size_t axis) const {
         check_distribution(c.source(), comm, global_rows, axis);
-        const auto& l = c.source().local();
-        const T* first = l.size() == 0 ? l.data() : l.data() + c.index();
-        return strided_view<const T, 2>(first, {l.shape()[0], 1}, {l.shape()[1], 1});
+        return local_column(c);
     }
     template <class T>
     auto leaf(const row_view<T>& v, std::size_t axis) const {
-        if (!same_communicator(v.source().comm(), comm))
-            throw std::invalid_argument("bsx::dist: the operands are distributed over different communicators");
+        check_communicator(v.source().comm(), comm);
         return replicated(fetch_row(v), axis);
     }
 };

@@ -43,10 +43,7 @@ struct whole_policy {
     }
     template <class T>
     auto leaf(const col_view<T>& c, std::size_t) const {
-        const auto& l = c.source().local();
-        const bsx::array<T, 2> mine = strided_view<const T, 2>(l.size() == 0 ? l.data() : l.data() + c.index(),
-                                                               {l.shape()[0], 1}, {l.shape()[1], 1});
-        return all_gather(mine, c.shape(), c.source().comm());
+        return all_gather(bsx::array<T, 2>(local_column(c)), c.shape(), c.source().comm());
     }
     template <class T>
     auto leaf(const row_view<T>& v, std::size_t) const {
