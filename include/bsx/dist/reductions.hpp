@@ -82,46 +82,41 @@ inline index_t overlap(index_t offset, index_t rows, index_t first, index_t coun
     return std::max<index_t>(0, std::min(offset + rows, first + count) - std::max(offset, first));
 }
 
-/// The reduction Op of x along axis 0, on every rank, with the single-process tree: per
-/// output, blocks of the fixed plan for the row count, chunks of BSX_CHUNK rows from each
-/// block's start, combined pairwise within a block and by halving across blocks. Each
-/// chunk is reduced by the rank that holds its first row (the rows of a chunk that
-/// straddles two blocks of ranks are sent to it first); only chunk partials are gathered.
-template <class Op, class X>
-auto reduce_rows_by_chunks(const X& x, MPI_Comm comm) {
-    constexpr std::size_t N = rank_v<X>;
-    using V = value_type_t<X>;
-    using A = bsx::detail::reduced_t<Op, X>;
-    const shape_t<N> shape = x.shape();
-    const index_t rows = shape[0], width = row_elements(shape);
+/// The unfinished results of reduction Op along the lines of a distributed block of
+/// values, with the single-process tree: per output, blocks of the fixed plan for the line
+/// count, chunks of BSX_CHUNK lines from each block's start, combined pairwise within a block
+/// and by halving across blocks. The values are `rows` rows split over comm, `scale` lines
+/// of `width` outputs each per row, this rank's at `held`: along axis 0, a line is a row
+/// (scale 1); over all elements, a line is one element (scale = elements per row, width 1).
+/// Each chunk is reduced by the rank that holds its first line (the lines of a chunk that
+/// straddles two ranks' blocks are sent to it first); only chunk partials are gathered.
+template <class Op, class V, class A>
+void combine_chunks(const V* held, index_t rows, index_t scale, index_t width, MPI_Comm comm, A* total) {
+    const index_t lines = rows * scale;
     const int ranks = size_of(comm), me = rank_in(comm);
     const auto P = std::size_t(ranks);
-    const row_block block = block_of(rows, ranks, me);
-    // This rank's rows of x: a distributed array's own block, else evaluated.
-    std::optional<bsx::array<V, N>> evaluated;
-    const V* held = nullptr;
-    if constexpr (std::is_same_v<X, array<V, N>>) {
-        held = x.local().data();
-    } else {
-        evaluated.emplace(bsx::detail::unwrap(restrict_to_rows(x, shape, comm)));
-        held = evaluated->data();
-    }
+    const auto lines_of = [&](int r) {
+        const row_block b = block_of(rows, ranks, r);
+        return row_block{b.offset * scale, b.rows * scale};
+    };
+    const row_block block = lines_of(me);
 
     // The chunks of the plan, in order, and the rows each rank reduces: whole chunks.
-    const bsx::detail::block_plan plan(rows);
+    const bsx::detail::block_plan plan(lines);
     std::vector<index_t> chunk_start, chunk_block;
     for (index_t b = 0; b < plan.count; ++b)
-        for (index_t c = plan.begin(b, rows); c < plan.begin(b + 1, rows); c += BSX_CHUNK) {
+        for (index_t c = plan.begin(b, lines); c < plan.begin(b + 1, lines); c += BSX_CHUNK) {
             chunk_start.push_back(c);
             chunk_block.push_back(b);
         }
-    chunk_start.push_back(rows);
+    chunk_start.push_back(lines);
     const std::size_t chunks = chunk_block.size();
     std::vector<index_t> first_chunk(P + 1, index_t(chunks));
-    for (std::size_t c = chunks; c-- > 0;) first_chunk[std::size_t(owner_of(rows, ranks, chunk_start[c]))] = index_t(c);
+    for (std::size_t c = chunks; c-- > 0;)
+        first_chunk[std::size_t(owner_of(rows, ranks, chunk_start[c] / scale))] = index_t(c);
     for (int r = ranks; r-- > 0;)
         first_chunk[std::size_t(r)] = std::min(first_chunk[std::size_t(r)], first_chunk[std::size_t(r) + 1]);
-    const auto span_of = [&](int r) {  // the rows rank r reduces
+    const auto span_of = [&](int r) {  // the lines rank r reduces
         const index_t lo = chunk_start[std::size_t(first_chunk[std::size_t(r)])];
         return row_block{lo, chunk_start[std::size_t(first_chunk[std::size_t(r) + 1])] - lo};
     };
@@ -134,7 +129,7 @@ auto reduce_rows_by_chunks(const X& x, MPI_Comm comm) {
     std::vector<int> send_counts(P), send_at(P), recv_counts(P), recv_at(P);
     for (int r = 0; r < ranks; ++r) {
         if (r == me) continue;
-        const row_block to = span_of(r), from = block_of(rows, ranks, r);
+        const row_block to = span_of(r), from = lines_of(r);
         const auto u = std::size_t(r);
         const index_t out_rows = overlap(block.offset, block.rows, to.offset, to.rows);
         const index_t in_rows = overlap(from.offset, from.rows, own_span.offset, own_span.rows);
@@ -189,14 +184,43 @@ auto reduce_rows_by_chunks(const X& x, MPI_Comm comm) {
         for (; c < chunks && chunk_block[c] == b; ++c) stream.push(partials.data() + index_t(c) * width);
         stream.result(block_partials.data() + b * width);
     }
-    bsx::array<A, 1> total(shape_t<1>{width}), scratch(shape_t<1>{(plan.halving_slots() + 1) * width});
+    bsx::array<A, 1> scratch(shape_t<1>{(plan.halving_slots() + 1) * width});
     auto stored = [&](index_t b, A* out) { std::copy_n(block_partials.data() + b * width, width, out); };
-    bsx::detail::combine_halving<Op>(0, plan.count, total.data(), scratch.data(), width, stored);
+    bsx::detail::combine_halving<Op>(0, plan.count, total, scratch.data(), width, stored);
+}
 
+/// This rank's rows of x (an expression split along axis 0 over comm): a distributed
+/// array's own block, else evaluated.
+template <class X>
+struct local_values {
+    using V = value_type_t<X>;
+    static constexpr std::size_t N = rank_v<X>;
+    std::optional<bsx::array<V, N>> evaluated;
+    const V* data = nullptr;
+    local_values(const X& x, MPI_Comm comm) {
+        if constexpr (std::is_same_v<X, array<V, N>>) {
+            data = x.local().data();
+        } else {
+            evaluated.emplace(bsx::detail::unwrap(restrict_to_rows(x, x.shape(), comm)));
+            data = evaluated->data();
+        }
+    }
+};
+
+/// The reduction Op of x along axis 0, on every rank, with the single-process tree.
+template <class Op, class X>
+auto reduce_rows_by_chunks(const X& x, MPI_Comm comm) {
+    constexpr std::size_t N = rank_v<X>;
+    using A = bsx::detail::reduced_t<Op, X>;
+    const shape_t<N> shape = x.shape();
+    const index_t width = row_elements(shape);
+    const local_values<X> mine(x, comm);
+    bsx::array<A, 1> total(shape_t<1>{width});
+    combine_chunks<Op>(mine.data, shape[0], 1, width, comm, total.data());
     shape_t<N - 1> out_shape{};
     for (std::size_t d = 1; d < N; ++d) out_shape[d - 1] = shape[d];
     bsx::array<decltype(Op::finish(A{}, index_t{})), N - 1> out(out_shape);
-    for (index_t j = 0; j < width; ++j) out.data()[j] = Op::finish(total.data()[j], rows);
+    for (index_t j = 0; j < width; ++j) out.data()[j] = Op::finish(total.data()[j], shape[0]);
     return out;
 }
 
