@@ -274,6 +274,29 @@ BOOST_AUTO_TEST_CASE(axis_0_reductions_combine_chunk_partials_as_one_process_doe
                          bsx::array<double, 2>(bsx::sum(g3, bsx::axis(0)))));
 }
 
+BOOST_AUTO_TEST_CASE(whole_reductions_of_element_wise_expressions_combine_chunk_partials) {
+    // 101 x 70 (7070 elements): four blocks; the ranks' rows start inside chunks.
+    const auto ga = random_array<2>({101, 70}, 95), gb = random_array<2>({101, 70}, 96);
+    const bsx::array<float, 2> gf = ga * 1e3;
+    const auto a = bsx::dist::scatter(ga), b = bsx::dist::scatter(gb);
+    const auto f = bsx::dist::scatter(gf);
+    const auto before = bsx::dist::bytes_communicated();
+    BOOST_TEST(same_bits(bsx::dist::sum(f), bsx::sum(gf)));
+    // Chunk partials and the elements of straddling chunks, not the array (28 KB).
+    BOOST_TEST(bsx::dist::bytes_communicated() - before < 101 * 70 * sizeof(float) / 8);
+    BOOST_TEST(same_bits(bsx::dist::sum(a * b + 1.0), bsx::sum(ga * gb + 1.0)));
+    BOOST_TEST(same_bits(bsx::dist::mean(bsx::with_rules<bsx::octave_rules>(f) * 2.0f),
+                         bsx::mean(bsx::with_rules<bsx::octave_rules>(gf) * 2.0f)));
+    BOOST_TEST(same_bits(bsx::dist::min(a - b), bsx::min(ga - gb)));
+    BOOST_TEST(same_bits(bsx::dist::max(b), bsx::max(gb)));
+    BOOST_TEST(bsx::dist::all(a < 50.0) == bsx::all(ga < 50.0));
+    BOOST_TEST(bsx::dist::any(a > b + 99.0) == bsx::any(ga > gb + 99.0));
+    // Empty: the identity, and min's error, on every rank.
+    const auto empty = bsx::dist::scatter(bsx::array<double, 2>(bsx::shape_t<2>{0, 3}));
+    BOOST_TEST(bsx::dist::sum(empty) == 0.0);
+    BOOST_CHECK_THROW(bsx::dist::min(empty), std::invalid_argument);
+}
+
 BOOST_AUTO_TEST_CASE(errors_are_raised_on_every_rank) {
     const auto a = bsx::dist::scatter(random_array<2>({6, 4}, 60));
     bsx::dist::array<double, 2> d({6, 4}, 1.0);

@@ -51,13 +51,6 @@ struct whole_policy {
     }
 };
 
-/// Reduction `fn` of the whole of x, the same value on every rank.
-template <class Fn, class X>
-auto reduce_whole(const Fn& fn, const X& x) {
-    const auto whole = rewrite(x, whole_policy{}, no_axis);
-    return fn(bsx::detail::unwrap(whole));
-}
-
 /// Whether some distributed leaf of x is split along x's axis 0 (a column or an array).
 template <class X>
 bool split_along_rows(const X& x) {
@@ -224,6 +217,48 @@ auto reduce_rows_by_chunks(const X& x, MPI_Comm comm) {
     return out;
 }
 
+/// Whether a whole reduction of E, evaluated on one process, reads one contiguous loop row
+/// (then its tree is the axis-0 tree of the flattened elements): E is a distributed array,
+/// or element-wise nodes over distributed arrays and scalars (their shapes are checked
+/// when reducing: a broadcast operand breaks the row).
+template <class E>
+constexpr bool flat_elementwise() noexcept;
+
+template <class... Held>
+constexpr bool all_flat_elementwise(const boost::hana::tuple<Held...>*) noexcept {
+    return (flat_elementwise<bsx::detail::unwrapped_t<Held>>() && ...);
+}
+
+template <class E>
+constexpr bool flat_elementwise() noexcept {
+    using X = std::remove_cvref_t<E>;
+    if constexpr (is_map_node<X>::value || is_rules_tagged<X>::value)
+        return all_flat_elementwise(
+            static_cast<const std::remove_cvref_t<decltype(std::declval<const X&>().children())>*>(nullptr));
+    else
+        return (is_distributed_leaf<X>::value && !is_line_view<X>::value) || is_scalar_node<X>::value;
+}
+
+/// Reduction Op (function object `fn`) of the whole of x, the same value on every rank.
+template <class Op, class Fn, class X>
+bsx::detail::reduced_t<Op, X> reduce_whole(const Fn& fn, const X& x) {
+    if constexpr (flat_elementwise<X>() && reads_distributed<X>()) {
+        bool flat = x.size() > 0;
+        for_each_distributed_leaf(x, [&](const auto& leaf) { flat &= leaf.shape() == x.shape(); });
+        if (flat) {
+            using A = bsx::detail::reduced_t<Op, X>;
+            const MPI_Comm comm = *communicator_of(x);
+            const local_values<X> mine(x, comm);
+            const index_t per_row = row_elements(x.shape());
+            A total{};
+            combine_chunks<Op>(mine.data, x.shape()[0], per_row, index_t(1), comm, &total);
+            return Op::finish(total, x.size());
+        }
+    }
+    const auto whole = rewrite(x, whole_policy{}, no_axis);
+    return fn(bsx::detail::unwrap(whole));
+}
+
 /// Reduction Op (function object `fn`) of x along axis a, on every rank as an ordinary array.
 template <class Op, class Fn, class X>
 auto reduce_along(const Fn& fn, const X& x, axis_t a) {
@@ -256,7 +291,7 @@ template <class Op>
 struct reduction {
     template <expression X>
     auto operator()(const X& x) const {
-        return reduce_whole(bsx::detail::reduction_function<Op>{}, x);
+        return reduce_whole<Op>(bsx::detail::reduction_function<Op>{}, x);
     }
     template <expression X>
     auto operator()(const X& x, axis_t a) const {

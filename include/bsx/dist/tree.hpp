@@ -14,6 +14,7 @@
 #include <boost/hana/tuple.hpp>
 
 #include "../expr/map_node.hpp"
+#include "../expr/scalar.hpp"
 #include "../expr/with_rules.hpp"
 #include "array.hpp"
 
@@ -30,6 +31,16 @@ template <class E>
 struct is_row_view : std::false_type {};
 template <class T>
 struct is_row_view<row_view<T>> : std::true_type {};
+
+template <class E>
+struct is_line_view : std::false_type {};
+template <class T, std::size_t Axis>
+struct is_line_view<line_view<T, Axis>> : std::true_type {};
+
+template <class E>
+struct is_scalar_node : std::false_type {};
+template <class T>
+struct is_scalar_node<scalar<T>> : std::true_type {};
 
 template <class E>
 struct is_map_node : std::false_type {};
