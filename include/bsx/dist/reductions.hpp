@@ -1,9 +1,10 @@
 // bsx/dist/reductions.hpp: sum, min, max, mean, all and any of distributed expressions,
 // whole or along an axis, with the same bits as the single-process reductions for any
 // number of ranks and threads. Along an axis other than 0 each output is one row's: each
-// rank reduces its rows, then the outputs are gathered. Along axis 0 the ranks compute the
-// chunk partials of the single-process tree and combine them as it does. Whole reductions
-// run the single-process reduction on the gathered operands (doc/distributed.md: why).
+// rank reduces its rows, then the outputs are gathered. Along axis 0, and over all elements
+// of distributed arrays combined element-wise, the ranks compute the chunk partials of the
+// single-process tree and combine them as it does. Other whole reductions (a broadcast
+// operand, a row or a column) run the single-process reduction on the gathered operands.
 #pragma once
 
 #include <mpi.h>
