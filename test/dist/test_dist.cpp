@@ -264,6 +264,8 @@ BOOST_AUTO_TEST_CASE(axis_0_reductions_combine_chunk_partials_as_one_process_doe
         BOOST_TEST(same_bits(bsx::dist::max(d, axis), bsx::array<double, 1>(bsx::max(gd, axis))));
         BOOST_TEST(same_bits(bsx::dist::all(d > -49.0, axis), bsx::array<bool, 1>(bsx::all(gd > -49.0, axis))));
         BOOST_TEST(same_bits(bsx::dist::any(d > 49.0, axis), bsx::array<bool, 1>(bsx::any(gd > 49.0, axis))));
+        BOOST_TEST(same_bits(bsx::dist::sum(f), bsx::sum(gf)));  // whole, over the flattened elements
+        BOOST_TEST(same_bits(bsx::dist::mean(d * d), bsx::mean(gd * gd)));
         const bsx::array<int, 2> gi = bsx::cast<int>(gd);
         const auto di = bsx::dist::scatter(gi);
         BOOST_TEST(same_bits(bsx::dist::sum(di, axis), bsx::array<std::int64_t, 1>(bsx::sum(gi, axis))));
