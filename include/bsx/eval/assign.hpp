@@ -111,16 +111,23 @@ void assign_to(std::string_view operation, T* data, const shape_t<D>& shape, con
 }
 
 /// `dest op= x`: the destination is read as the left operand at exactly the element
-/// being written, so it never needs a copy.
-template <class Op, class T, std::size_t D, class X>
-void compound_assign(std::string_view operation, Op op, T* data, const shape_t<D>& shape, const shape_t<D>& strides,
-                     X&& x) {
+/// being written, so it never needs a copy. A destination of static shape (a fixed_array)
+/// is read as itself and assigned the node by its own operator=, so that an all-static
+/// update runs the static loop and any copy it needs stays on the stack.
+template <class Op, class Dest, class X>
+void compound_assign(std::string_view operation, Op op, Dest& dest, X&& x) {
     static_assert(operand<X>, "bsx: the right-hand side must be a bsx expression or an arithmetic scalar");
     auto held = hold(std::forward<X>(x));
-    check_broadcast_to<rules_of_t<decltype(unwrap(held))>>(operation, unwrap(held).shape(), shape);
-    using self_view = strided_view<const T, D>;
-    const map_node<Op, self_view, decltype(held)> node(std::move(op), self_view(data, shape, strides), std::move(held));
-    assign_broadcast(data, shape, strides, node);
+    check_broadcast_to<rules_of_t<decltype(unwrap(held))>>(operation, unwrap(held).shape(), dest.shape());
+    if constexpr (statically_shaped<Dest>) {
+        dest = map_node<Op, std::reference_wrapper<const Dest>, decltype(held)>(std::move(op), std::cref(dest),
+                                                                                std::move(held));
+    } else {
+        using self_view = strided_view<const std::remove_pointer_t<decltype(dest.data())>, rank_v<Dest>>;
+        const map_node<Op, self_view, decltype(held)> node(
+            std::move(op), self_view(dest.data(), dest.shape(), dest.strides()), std::move(held));
+        assign_broadcast(dest.data(), dest.shape(), dest.strides(), node);
+    }
 }
 
 }  // namespace bsx::detail
