@@ -5,8 +5,8 @@
 // small inner extents (the RGB case), zero-size shapes, and expressions kept in
 // `auto` over temporaries and evaluated later.
 //
-// This file is also built WITHOUT OpenMP (test_evaluation_noomp): everything that
-// names OpenMP is guarded by _OPENMP, and the same checks then run serially.
+// The `minimal` preset builds this file WITHOUT OpenMP: everything that names OpenMP
+// is guarded by _OPENMP, and the same checks then run serially.
 #define BOOST_TEST_MODULE bsx_evaluation
 #include <boost/test/unit_test.hpp>
 
