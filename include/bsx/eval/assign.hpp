@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <numeric>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -69,10 +70,12 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
         const std::size_t inner = loop.nd - 1;
         bool direct = dst.stride[inner] == 1, periodic = direct;
         std::size_t constant_leaf = 0;  // 1 + the leaf constant along rows; 0: none
+        index_t periods = 1;            // the least common multiple of the operands' periods
         for (std::size_t i = 1; i < all.size(); ++i) {
             const steps_t& o = *all[i];
             const bool unit = o.stride[inner] == 1 && o.period == 0;
             periodic &= unit || o.period != 0;
+            if (o.period != 0 && periods <= periodic_chunk) periods = std::lcm(periods, o.period);
             if (unit) continue;
             if (o.stride[inner] == 0 && o.period == 0 && constant_leaf == 0)
                 constant_leaf = i;
@@ -90,8 +93,13 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
             });
             return;
         }
+        // A chunk reads a period tile from where it starts in the period. Chunks of a
+        // multiple of every period all start where the first did, so the tile reads keep
+        // its alignment (with a period of 3 doubles, two chunks in three would read 8 or 16
+        // bytes off and split their vector loads across cache lines).
+        const index_t periodic_len = periods <= periodic_chunk ? periodic_chunk / periods * periods : periodic_chunk;
         const index_t chunk = direct     ? std::min(loop.extent[loop.nd - 1], periodic_chunk)
-                              : periodic ? periodic_chunk
+                              : periodic ? periodic_len
                                          : BSX_CHUNK;
         run_loop(total, threads, granule, [&](index_t begin, index_t end, const first_exception* errors) {
             run_range(ev, data, dst.stride, loop, chunk, begin, end, errors);
