@@ -70,7 +70,7 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
         const std::size_t inner = loop.nd - 1;
         bool direct = dst.stride[inner] == 1, periodic = direct;
         std::size_t constant_leaf = 0;  // 1 + the leaf constant along rows; 0: none
-        index_t periods = 1;            // the least common multiple of the operands' periods
+        index_t periods = 16;           // the least common multiple of 16 and the operands' periods
         for (std::size_t i = 1; i < all.size(); ++i) {
             const steps_t& o = *all[i];
             const bool unit = o.stride[inner] == 1 && o.period == 0;
@@ -96,7 +96,8 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
         // A chunk reads a period tile from where it starts in the period. Chunks of a
         // multiple of every period all start where the first did, so the tile reads keep
         // its alignment (with a period of 3 doubles, two chunks in three would read 8 or 16
-        // bytes off and split their vector loads across cache lines).
+        // bytes off and split their vector loads across cache lines); of 16 elements, they
+        // are whole vectors and need no remainder loop.
         const index_t periodic_len = periods <= periodic_chunk ? periodic_chunk / periods * periods : periodic_chunk;
         const index_t chunk = direct     ? std::min(loop.extent[loop.nd - 1], periodic_chunk)
                               : periodic ? periodic_len
