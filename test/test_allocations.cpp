@@ -466,14 +466,19 @@ BOOST_AUTO_TEST_CASE(all_static_assignments_allocate_nothing) {
                 r = r * 2.0 + r;                  // reads each element where it is written
                 r = r / bsx::slice(r, 1, 1) + r;  // reads r(1, 1), written before the end: stack copy
                 r = bsx::transpose(r);            // a view of the destination: stack copy
+                r += bsx::transpose(r);           // the same for a compound assignment
                 mat44 made = a - row;
                 dynamic_dest = made * c;  // the static loop into an array
                 sink = made.data();
             });
             BOOST_TEST_MESSAGE("all-static assignments, threads=" << t << ": " << u.calls << " allocations");
             BOOST_TEST(u.calls == 0u);
-            const double r11 = 3.0 * (std::abs(a(1, 1)) + row(1)), r21 = 3.0 * (std::abs(a(2, 1)) + row(1));
-            BOOST_TEST(r(1, 2) == r21 / r11 + r21);
+            // Before the two transposes, r(1, 2) and r(2, 1) held v12 and v21; after them both hold v12 + v21.
+            const double r11 = 3.0 * (std::abs(a(1, 1)) + row(1));
+            const double v12 = 3.0 * (std::abs(a(1, 2)) + row(2)) / r11 + 3.0 * (std::abs(a(1, 2)) + row(2));
+            const double v21 = 3.0 * (std::abs(a(2, 1)) + row(1)) / r11 + 3.0 * (std::abs(a(2, 1)) + row(1));
+            BOOST_TEST(r(1, 2) == v21 + v12);
+            BOOST_TEST(r(2, 1) == v12 + v21);
             BOOST_TEST(dynamic_dest(1, 2) == (a(1, 2) - 3.0) * 1.0);
         }
     }

@@ -5,8 +5,8 @@
 // small inner extents (the RGB case), zero-size shapes, and expressions kept in
 // `auto` over temporaries and evaluated later.
 //
-// This file is also built WITHOUT OpenMP (test_evaluation_noomp): everything that
-// names OpenMP is guarded by _OPENMP, and the same checks then run serially.
+// The `minimal` preset builds this file WITHOUT OpenMP: everything that names OpenMP
+// is guarded by _OPENMP, and the same checks then run serially.
 #define BOOST_TEST_MODULE bsx_evaluation
 #include <boost/test/unit_test.hpp>
 
@@ -532,6 +532,23 @@ BOOST_AUTO_TEST_CASE(rgb_image_times_factors) {
             expect_array(r3, {n, n, 3}, eu, ref_tol);
         }
     }
+}
+
+BOOST_AUTO_TEST_CASE(repeating_operands_of_different_periods) {
+    // (m, 4, 3) rows fold into one long row in which A (1, 1, 3) repeats every 3 elements
+    // and B (1, 4, 3) every 12: chunks are cut at multiples of both.
+    const index_t m = 10000;  // 120000 elements: parallel
+    const vec x = random_values(std::size_t(m * 12), 62), a = random_values(3, 63), b = random_values(12, 64);
+    const auto X = make_array<3>({m, 4, 3}, x);
+    const auto A = make_array<3>({1, 1, 3}, a);
+    const auto B = make_array<3>({1, 4, 3}, b);
+    vec expected(x.size());
+    for (std::size_t k = 0; k < x.size(); ++k) expected[k] = x[k] + a[k % 3] * b[k % 12];
+    const auto r = same_for_thread_counts([&] {
+        bsx::array<double, 3> out = X + A * B;
+        return out;
+    });
+    expect_array(r, {m, 4, 3}, expected, ref_tol);
 }
 
 BOOST_AUTO_TEST_CASE(inner_extent_two_column_broadcast) {

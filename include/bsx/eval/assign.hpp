@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <numeric>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -69,10 +70,12 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
         const std::size_t inner = loop.nd - 1;
         bool direct = dst.stride[inner] == 1, periodic = direct;
         std::size_t constant_leaf = 0;  // 1 + the leaf constant along rows; 0: none
+        index_t periods = 16;           // the least common multiple of 16 and the operands' periods
         for (std::size_t i = 1; i < all.size(); ++i) {
             const steps_t& o = *all[i];
             const bool unit = o.stride[inner] == 1 && o.period == 0;
             periodic &= unit || o.period != 0;
+            if (o.period != 0 && periods <= periodic_chunk) periods = std::lcm(periods, o.period);
             if (unit) continue;
             if (o.stride[inner] == 0 && o.period == 0 && constant_leaf == 0)
                 constant_leaf = i;
@@ -90,8 +93,14 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
             });
             return;
         }
+        // A chunk reads a period tile from where it starts in the period. Chunks of a
+        // multiple of every period all start where the first did, so the tile reads keep
+        // its alignment (with a period of 3 doubles, two chunks in three would read 8 or 16
+        // bytes off and split their vector loads across cache lines); of 16 elements, they
+        // are whole vectors and need no remainder loop.
+        const index_t periodic_len = periods <= periodic_chunk ? periodic_chunk / periods * periods : periodic_chunk;
         const index_t chunk = direct     ? std::min(loop.extent[loop.nd - 1], periodic_chunk)
-                              : periodic ? periodic_chunk
+                              : periodic ? periodic_len
                                          : BSX_CHUNK;
         run_loop(total, threads, granule, [&](index_t begin, index_t end, const first_exception* errors) {
             run_range(ev, data, dst.stride, loop, chunk, begin, end, errors);
@@ -111,16 +120,23 @@ void assign_to(std::string_view operation, T* data, const shape_t<D>& shape, con
 }
 
 /// `dest op= x`: the destination is read as the left operand at exactly the element
-/// being written, so it never needs a copy.
-template <class Op, class T, std::size_t D, class X>
-void compound_assign(std::string_view operation, Op op, T* data, const shape_t<D>& shape, const shape_t<D>& strides,
-                     X&& x) {
+/// being written, so it never needs a copy. A destination of static shape (a fixed_array)
+/// is read as itself and assigned the node by its own operator=, so that an all-static
+/// update runs the static loop and any copy it needs stays on the stack.
+template <class Op, class Dest, class X>
+void compound_assign(std::string_view operation, Op op, Dest& dest, X&& x) {
     static_assert(operand<X>, "bsx: the right-hand side must be a bsx expression or an arithmetic scalar");
     auto held = hold(std::forward<X>(x));
-    check_broadcast_to<rules_of_t<decltype(unwrap(held))>>(operation, unwrap(held).shape(), shape);
-    using self_view = strided_view<const T, D>;
-    const map_node<Op, self_view, decltype(held)> node(std::move(op), self_view(data, shape, strides), std::move(held));
-    assign_broadcast(data, shape, strides, node);
+    check_broadcast_to<rules_of_t<decltype(unwrap(held))>>(operation, unwrap(held).shape(), dest.shape());
+    if constexpr (statically_shaped<Dest>) {
+        dest = map_node<Op, std::reference_wrapper<const Dest>, decltype(held)>(std::move(op), std::cref(dest),
+                                                                                std::move(held));
+    } else {
+        using self_view = strided_view<const std::remove_pointer_t<decltype(dest.data())>, rank_v<Dest>>;
+        const map_node<Op, self_view, decltype(held)> node(
+            std::move(op), self_view(dest.data(), dest.shape(), dest.strides()), std::move(held));
+        assign_broadcast(dest.data(), dest.shape(), dest.strides(), node);
+    }
 }
 
 }  // namespace bsx::detail

@@ -27,8 +27,7 @@ concept writable =
     template <detail::writable D, class X>                                                         \
         requires(detail::forms_node<ops::OP, D, X> && !detail::static_extents_misfit<D, X>)        \
     D&& operator SYMBOL(D&& dest, X&& x) {                                                         \
-        detail::compound_assign("operator" #SYMBOL, ops::OP{}, dest.data(), dest.shape(),          \
-                                dest.strides(), std::forward<X>(x));                               \
+        detail::compound_assign("operator" #SYMBOL, ops::OP{}, dest, std::forward<X>(x));          \
         return std::forward<D>(dest);                                                              \
     }                                                                                              \
     template <detail::writable D, class X, class Why = detail::static_misfit_t<D, X>>              \

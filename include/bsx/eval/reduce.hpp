@@ -49,6 +49,11 @@ inline constexpr index_t chunk_lanes = std::max<index_t>(8, index_t(64 / sizeof(
 template <class A>
 inline constexpr bool order_free = std::is_integral_v<A>;
 
+/// A reduction whose combine returns one of its operands (min, max) may group elements
+/// any way it likes: the value stays the same.
+template <class Op>
+concept selects_an_operand = Op::selects_an_operand;
+
 /// A reduction with an absorbing element (all: false, any: true) may stop reading once a
 /// partial result equals it: nothing read afterwards could change the answer.
 template <class Op>
@@ -94,10 +99,18 @@ void fold_into_lanes(const Reader& reader, index_t len, A* lanes_out) noexcept(n
         for (; j + 4 * lanes <= len; j += 4 * lanes) {
             BSX_SIMD_LOOP
             for (index_t l = 0; l < lanes; ++l) {
-                A acc = Op::combine(A(lane(l)), at(j + l));
-                acc = Op::combine(acc, at(j + lanes + l));
-                acc = Op::combine(acc, at(j + 2 * lanes + l));
-                lane(l) = Op::combine(acc, at(j + 3 * lanes + l));
+                if constexpr (selects_an_operand<Op> || order_free<A>) {
+                    // The four elements are paired first: one combine per step, not four,
+                    // waits for the lane (a min or max combine takes several cycles).
+                    const A low = Op::combine(at(j + l), at(j + lanes + l));
+                    const A high = Op::combine(at(j + 2 * lanes + l), at(j + 3 * lanes + l));
+                    lane(l) = Op::combine(A(lane(l)), Op::combine(low, high));
+                } else {
+                    A acc = Op::combine(A(lane(l)), at(j + l));
+                    acc = Op::combine(acc, at(j + lanes + l));
+                    acc = Op::combine(acc, at(j + 2 * lanes + l));
+                    lane(l) = Op::combine(acc, at(j + 3 * lanes + l));
+                }
             }
         }
         for (; j + lanes <= len; j += lanes) {

@@ -217,9 +217,13 @@ struct minimum {
         const R m = x < y ? x : y;  // y when either is NaN: one vector min instruction
         return x != x ? x : m;
     }
+    /// operator() on one type: x when x is NaN, y when y is. Written as a select and a NaN
+    /// check, not `x < y || x != x`, which compilers branch on (a mispredicted branch for
+    /// every other element of random data) wherever the loop is not vectorized.
     template <class R>
     static constexpr R combine(R x, R y) noexcept {
-        return (x < y || x != x) ? x : y;  // y when y is NaN, x when x is
+        const R m = x < y ? x : y;
+        return x != x ? x : m;
     }
 };
 /// NaN-propagating, like NumPy's maximum.
@@ -234,7 +238,8 @@ struct maximum {
     }
     template <class R>
     static constexpr R combine(R x, R y) noexcept {
-        return (x > y || x != x) ? x : y;
+        const R m = x > y ? x : y;
+        return x != x ? x : m;
     }
 };
 /// NaN-ignoring, like C fmin and Octave's min: NaN only if both are NaN.

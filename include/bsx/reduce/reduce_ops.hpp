@@ -92,10 +92,13 @@ struct mean_reduction : detail::returns_accumulator {
     }
 };
 
-/// NaN-propagating, like NumPy's min/max; an empty extent has no result.
+/// NaN-propagating, like NumPy's min/max; an empty extent has no result. The combine
+/// returns one of its operands, so any grouping gives the same value (up to which of two
+/// NaNs, or of -0 and +0, it picks).
 struct min_reduction : detail::returns_accumulator {
     static constexpr std::string_view name = "min";
     static constexpr bool needs_elements = true;
+    static constexpr bool selects_an_operand = true;
     template <class T>
     using accumulator = T;
     template <class A>
@@ -114,6 +117,7 @@ struct min_reduction : detail::returns_accumulator {
 struct max_reduction : detail::returns_accumulator {
     static constexpr std::string_view name = "max";
     static constexpr bool needs_elements = true;
+    static constexpr bool selects_an_operand = true;
     template <class T>
     using accumulator = T;
     template <class A>
