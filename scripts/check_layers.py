@@ -25,6 +25,8 @@ LAYERS = {
     "compare.hpp": 7,
     "io": 8,
     "bsx.hpp": 9,
+    "dist": 10,  # the optional MPI module, above everything it distributes
+    "dist.hpp": 11,
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')

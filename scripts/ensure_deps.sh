@@ -7,8 +7,10 @@ set -euo pipefail
 # python3-matplotlib: benchmark/performance.py (plots); libsleef-dev: vector math (optional);
 # clang-14 and libclang-rt-14-dev: the asan, tsan and fuzz presets; clang-format-16: the formatting check.
 # libeigen3-dev: the Eigen comparison in benchmark/bench_fixed_size (optional).
+# libopenmpi-dev and openmpi-bin: the optional distributed module bsx::dist and its mpirun tests.
 packages=(g++ cmake make libboost-dev libboost-test-dev libbenchmark-dev libomp-dev libsleef-dev pkg-config python3-numpy
-          python3-matplotlib clang-14 libclang-rt-14-dev libeigen3-dev clang-format-16)
+          python3-matplotlib clang-14 libclang-rt-14-dev libeigen3-dev clang-format-16
+          libopenmpi-dev openmpi-bin)
 
 if [[ "${BSX_SKIP_DEPS:-0}" == 1 ]]; then
   exit 0

@@ -1,0 +1,151 @@
+// bsx/dist/tree.hpp: rewriting an expression that reads distributed arrays into an ordinary
+// bsx expression: the element-wise nodes are rebuilt around new leaves, each distributed
+// leaf replaced by what a policy makes of it (this rank's block, a fetched row, a gathered
+// whole), each replicated operand by what the policy makes of that.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include <boost/hana/for_each.hpp>
+#include <boost/hana/tuple.hpp>
+
+#include "../expr/map_node.hpp"
+#include "../expr/scalar.hpp"
+#include "../expr/with_rules.hpp"
+#include "array.hpp"
+
+namespace bsx::dist::detail {
+
+template <class E>
+struct is_distributed_leaf : std::false_type {};
+template <class T, std::size_t N>
+struct is_distributed_leaf<array<T, N>> : std::true_type {};
+template <class T, std::size_t Axis>
+struct is_distributed_leaf<line_view<T, Axis>> : std::true_type {};
+
+template <class E>
+struct is_row_view : std::false_type {};
+template <class T>
+struct is_row_view<row_view<T>> : std::true_type {};
+
+template <class E>
+struct is_line_view : std::false_type {};
+template <class T, std::size_t Axis>
+struct is_line_view<line_view<T, Axis>> : std::true_type {};
+
+template <class E>
+struct is_scalar_node : std::false_type {};
+template <class T>
+struct is_scalar_node<scalar<T>> : std::true_type {};
+
+template <class E>
+struct is_map_node : std::false_type {};
+template <class Op, class... Held>
+struct is_map_node<map_node<Op, Held...>> : std::true_type {};
+
+template <class E>
+struct is_rules_tagged : std::false_type {};
+template <rule_set R, class Held>
+struct is_rules_tagged<rules_tagged<R, Held>> : std::true_type {
+    using rules = R;
+};
+
+template <class E>
+constexpr bool reads_distributed() noexcept;
+
+template <class... Held>
+constexpr bool any_reads_distributed(const boost::hana::tuple<Held...>*) noexcept {
+    return (reads_distributed<bsx::detail::unwrapped_t<Held>>() || ...);
+}
+
+/// Whether expression E reads a distributed array anywhere in its tree.
+template <class E>
+constexpr bool reads_distributed() noexcept {
+    using X = std::remove_cvref_t<E>;
+    if constexpr (is_distributed_leaf<X>::value)
+        return true;
+    else if constexpr (requires(const X& x) { x.children(); })
+        return any_reads_distributed(
+            static_cast<const std::remove_cvref_t<decltype(std::declval<const X&>().children())>*>(nullptr));
+    else
+        return false;
+}
+
+/// No axis: the operand does not span the distributed axis of its parent.
+inline constexpr std::size_t no_axis = std::size_t(-1);
+
+/// The axis of a rank-r operand of a rank-R node under Rules that lies on the node's axis
+/// `axis`, or no_axis.
+template <class Rules, std::size_t r, std::size_t R>
+constexpr std::size_t operand_axis(std::size_t axis) noexcept {
+    if (axis == no_axis) return no_axis;
+    for (std::size_t k = 0; k < r; ++k)
+        if (Rules::result_axis(k, r, R) == axis) return k;
+    return no_axis;
+}
+
+/// E rewritten by `policy`: `policy.leaf(x, axis)` for each distributed leaf and
+/// `policy.replicated(x, axis)` for each largest subtree that reads none, `axis` being the
+/// operand's axis that lies on the destination's axis 0 (or no_axis). Leaves are visited
+/// left to right, the same order on every rank, so collectives the policy makes match.
+template <class E, class Policy>
+decltype(auto) rewrite(const E& e, const Policy& policy, std::size_t axis) {
+    if constexpr (!reads_distributed<E>()) {
+        return policy.replicated(e, axis);
+    } else if constexpr (is_distributed_leaf<E>::value) {
+        return policy.leaf(e, axis);
+    } else if constexpr (is_map_node<E>::value) {
+        using rules = rules_of_t<E>;
+        auto operands = boost::hana::unpack(e.children(), [&](const auto&... held) {
+            // Braces: the rewrites (and their collectives) run left to right.
+            return std::tuple<decltype(rewrite(bsx::detail::unwrap(held), policy, 0))...>{
+                rewrite(bsx::detail::unwrap(held), policy,
+                        operand_axis<rules, rank_v<decltype(bsx::detail::unwrap(held))>, rank_v<E>>(axis))...};
+        });
+        return std::apply([&](auto&&... x) { return bsx::detail::make_node(e.op(), std::forward<decltype(x)>(x)...); },
+                          std::move(operands));
+    } else if constexpr (is_rules_tagged<E>::value) {
+        return with_rules<typename is_rules_tagged<E>::rules>(rewrite(e.operand(), policy, axis));
+    } else {
+        static_assert(!reads_distributed<E>(),
+                      "bsx::dist: distributed arrays combine through element-wise operations and with_rules only; "
+                      "views and reductions of a distributed expression are not supported inside an expression");
+    }
+}
+
+/// Calls f(leaf) for each distributed leaf of e, left to right.
+template <class E, class F>
+void for_each_distributed_leaf(const E& e, F&& f) {
+    if constexpr (is_distributed_leaf<E>::value) {
+        f(e);
+    } else if constexpr (reads_distributed<E>()) {
+        boost::hana::for_each(e.children(),
+                              [&](const auto& held) { for_each_distributed_leaf(bsx::detail::unwrap(held), f); });
+    }
+}
+
+/// The distributed array a leaf reads.
+template <class T, std::size_t N>
+const array<T, N>& source_of(const array<T, N>& a) noexcept {
+    return a;
+}
+template <class View>
+const auto& source_of(const View& v) noexcept {
+    return v.source();
+}
+
+/// The communicator of e's first distributed leaf (none if it reads none).
+template <class E>
+std::optional<MPI_Comm> communicator_of(const E& e) {
+    std::optional<MPI_Comm> comm;
+    for_each_distributed_leaf(e, [&](const auto& leaf) {
+        if (!comm) comm = source_of(leaf).comm();
+    });
+    return comm;
+}
+
+}  // namespace bsx::dist::detail

@@ -1,0 +1,380 @@
+// Tests of bsx::dist, run under mpirun with 1, 2 and 3 ranks. Every rank builds the same
+// global arrays (fixed seeds), so each can compute the single-process reference itself;
+// distributed results are gathered (or are already replicated) and compared with it:
+// bit for bit, except for the vector math functions, whose chunk tails may round apart.
+
+#include <bsx/dist.hpp>
+
+#define BOOST_TEST_MODULE bsx_dist
+#define BOOST_TEST_NO_MAIN
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <unistd.h>
+
+namespace {
+
+int world_rank() { return bsx::dist::detail::rank_in(MPI_COMM_WORLD); }
+int world_size() { return bsx::dist::detail::size_of(MPI_COMM_WORLD); }
+
+/// A global array with values in [-50, 50), the same on every rank for the same seed.
+template <std::size_t N>
+bsx::array<double, N> random_array(const bsx::shape_t<N>& shape, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> value(-50.0, 50.0);
+    bsx::array<double, N> a(shape);
+    for (double& x : a) x = value(rng);
+    return a;
+}
+
+/// Element-wise equality of the bits of two arrays of one shape (0.0 and -0.0 differ).
+template <class T, std::size_t N>
+bool same_bits(const bsx::array<T, N>& a, const bsx::array<T, N>& b) {
+    return a.shape() == b.shape() &&
+           (a.size() == 0 || std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(T)) == 0);
+}
+template <class T>
+bool same_bits(T a, T b) {
+    return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+/// d gathered on every rank (gather to root, then broadcast): the whole array anywhere.
+template <class T, std::size_t N>
+bsx::array<T, N> whole(const bsx::dist::array<T, N>& d) {
+    bsx::array<T, N> all = bsx::dist::gather(d, 0);
+    if (world_rank() != 0) all = bsx::array<T, N>(d.shape());
+    MPI_Bcast(all.data(), int(all.size() * sizeof(T)), MPI_BYTE, 0, MPI_COMM_WORLD);
+    return all;
+}
+
+/// True on every rank when it is true on every rank (the test's verdicts agree).
+bool everywhere(bool ok) {
+    int mine = ok ? 1 : 0, all = 0;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return all == 1;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(rows_split_into_near_equal_blocks) {
+    for (const bsx::index_t rows : {0, 1, 2, 7, 10}) {
+        bsx::dist::array<double, 2> d({rows, 3});
+        BOOST_TEST(d.shape() == (bsx::shape_t<2>{rows, 3}));
+        BOOST_TEST(d.local().shape()[0] == d.local_rows());
+        // Offsets and block lengths tile [0, rows) in rank order, lengths differ by <= 1.
+        bsx::index_t mine[2] = {d.offset(), d.local_rows()};
+        std::vector<bsx::index_t> all(2 * std::size_t(world_size()));
+        MPI_Allgather(mine, 2 * sizeof(bsx::index_t), MPI_BYTE, all.data(), 2 * sizeof(bsx::index_t), MPI_BYTE,
+                      MPI_COMM_WORLD);
+        bsx::index_t next = 0, shortest = rows, longest = 0;
+        for (int r = 0; r < world_size(); ++r) {
+            BOOST_TEST(all[2 * std::size_t(r)] == next);
+            next += all[2 * std::size_t(r) + 1];
+            shortest = std::min(shortest, all[2 * std::size_t(r) + 1]);
+            longest = std::max(longest, all[2 * std::size_t(r) + 1]);
+        }
+        BOOST_TEST(next == rows);
+        BOOST_TEST(longest - shortest <= 1);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(factories_fill_every_rank_s_rows) {
+    BOOST_TEST(same_bits(whole(bsx::dist::zeros<double>(5, 3)), bsx::zeros<double>(5, 3)));
+    BOOST_TEST(same_bits(whole(bsx::dist::ones<float>(4, 2, 2)), bsx::ones<float>(4, 2, 2)));
+    const auto f = bsx::dist::full(bsx::shape_t<2>{7, 2}, 2.5);
+    BOOST_TEST(f.shape() == (bsx::shape_t<2>{7, 2}));
+    BOOST_TEST(same_bits(whole(f), bsx::full(bsx::shape_t<2>{7, 2}, 2.5)));
+}
+
+BOOST_AUTO_TEST_CASE(scatter_gather_round_trips) {
+    const auto check = [](const auto& g) {
+        // Only the root's argument counts: the others pass an empty array.
+        const auto d = bsx::dist::scatter(world_rank() == 0 ? g : std::remove_cvref_t<decltype(g)>{});
+        BOOST_TEST(d.shape() == g.shape());
+        const auto back = bsx::dist::gather(d);
+        if (world_rank() == 0)
+            BOOST_TEST(same_bits(back, g));
+        else
+            BOOST_TEST(back.size() == 0);
+        BOOST_TEST(same_bits(whole(d), g));
+    };
+    check(random_array<2>({7, 5}, 1));
+    check(random_array<2>({2, 3}, 2));  // fewer rows than ranks (under -np 3)
+    check(random_array<2>({0, 4}, 3));
+    check(random_array<1>({11}, 4));
+    check(random_array<3>({5, 2, 3}, 5));
+}
+
+BOOST_AUTO_TEST_CASE(element_wise_operations_match_one_process) {
+    const auto ga = random_array<2>({9, 6}, 10), gb = random_array<2>({9, 6}, 11);
+    const auto a = bsx::dist::scatter(ga), b = bsx::dist::scatter(gb);
+    bsx::dist::array<double, 2> d({9, 6});
+    // Arithmetic, unary, comparison and selection operators, functions, scalars.
+    d = a + b * 2.0 - a / (b * b + 1.0);
+    BOOST_TEST(same_bits(whole(d), bsx::array<double, 2>(ga + gb * 2.0 - ga / (gb * gb + 1.0))));
+    d = -a + bsx::where(a > b, a, b) + bsx::max(a, 0.0);
+    BOOST_TEST(same_bits(whole(d), bsx::array<double, 2>(-ga + bsx::where(ga > gb, ga, gb) + bsx::max(ga, 0.0))));
+    bsx::dist::array<bool, 2> less({9, 6});
+    less = a < b && !(a == b);
+    BOOST_TEST(same_bits(whole(less), bsx::array<bool, 2>(ga < gb && !(ga == gb))));
+    d = 3.5;
+    BOOST_TEST(same_bits(whole(d), bsx::array<double, 2>({9, 6}, 3.5)));
+    // Vector math: SLEEF's vector and scalar tails may round differently, so within 4 ulp.
+    d = bsx::exp(a / 50.0) + bsx::sqrt(bsx::abs(b));
+    const bsx::array<double, 2> expect = bsx::exp(ga / 50.0) + bsx::sqrt(bsx::abs(gb));
+    const auto got = whole(d);
+    for (bsx::index_t i = 0; i < got.size(); ++i)
+        BOOST_TEST(got.data()[i] == expect.data()[i], boost::test_tools::tolerance(1e-15));
+    // Construction from an expression, and element-wise copy of a distributed array.
+    const bsx::dist::array<double, 2> c(a * b);
+    BOOST_TEST(same_bits(whole(c), bsx::array<double, 2>(ga * gb)));
+    d = c;
+    BOOST_TEST(same_bits(whole(d), bsx::array<double, 2>(ga * gb)));
+}
+
+BOOST_AUTO_TEST_CASE(rank_1_arrays_split_their_only_axis) {
+    const auto gv = random_array<1>({11}, 15), rep = random_array<1>({11}, 16);
+    auto v = bsx::dist::scatter(gv);
+    v = v * 2.0 + rep - 1.0;
+    const bsx::array<double, 1> expect = gv * 2.0 + rep - 1.0;
+    BOOST_TEST(same_bits(whole(v), expect));
+    BOOST_TEST(same_bits(bsx::dist::sum(v), bsx::sum(expect)));
+    BOOST_TEST(same_bits(bsx::dist::sum(v, bsx::axis(0)), bsx::array<double, 0>(bsx::sum(expect, bsx::axis(0)))));
+}
+
+BOOST_AUTO_TEST_CASE(replicated_operands_broadcast_along_the_split_axis) {
+    const auto ga = random_array<2>({10, 4}, 20);
+    const auto a = bsx::dist::scatter(ga);
+    const auto row = random_array<2>({1, 4}, 21);   // (1, n): broadcast over the rows
+    const auto vec = random_array<1>({4}, 22);      // (n,): NumPy puts it on the last axis
+    const auto col = random_array<2>({10, 1}, 23);  // (m, 1): spans the split axis
+    const auto full = random_array<2>({10, 4}, 24);
+    bsx::dist::array<double, 2> d({10, 4});
+    d = a * row + vec - col + full;
+    BOOST_TEST(same_bits(whole(d), bsx::array<double, 2>(ga * row + vec - col + full)));
+    // A lazy replicated subexpression, and the destination as its own operand.
+    d = a + (full * col) * 0.5;
+    BOOST_TEST(same_bits(whole(d), bsx::array<double, 2>(ga + (full * col) * 0.5)));
+    d = d * d;
+    const bsx::array<double, 2> squared = bsx::array<double, 2>(ga + (full * col) * 0.5);
+    BOOST_TEST(same_bits(whole(d), bsx::array<double, 2>(squared * squared)));
+    // A replicated array alone (broadcast along the rows, and one that spans them).
+    d = row;
+    BOOST_TEST(same_bits(whole(d), bsx::array<double, 2>(row + bsx::zeros<double>(10, 4))));
+    d = full;
+    BOOST_TEST(same_bits(whole(d), full));
+    // Octave rules: a rank-1 operand lies on axis 0, the split one.
+    const auto rows_vec = random_array<1>({10}, 25);
+    d = a + bsx::with_rules<bsx::octave_rules>(rows_vec);
+    const bsx::array<double, 2> octave_ref = ga + bsx::with_rules<bsx::octave_rules>(rows_vec);
+    BOOST_TEST(same_bits(whole(d), octave_ref));
+    d = bsx::with_rules<bsx::octave_rules>(a) * rows_vec;
+    BOOST_TEST(same_bits(whole(d), bsx::array<double, 2>(bsx::with_rules<bsx::octave_rules>(ga) * rows_vec)));
+    // XLA rules: equal ranks, or explicit broadcast dimensions (a replicated in_dims view).
+    d = bsx::with_rules<bsx::xla_rules>(a) + bsx::in_dims<2>(vec, {1});
+    BOOST_TEST(
+        same_bits(whole(d), bsx::array<double, 2>(bsx::with_rules<bsx::xla_rules>(ga) + bsx::in_dims<2>(vec, {1}))));
+}
+
+BOOST_AUTO_TEST_CASE(rows_are_fetched_from_their_owner_and_columns_read_locally) {
+    const auto g = random_array<2>({8, 8}, 30);
+    const auto a = bsx::dist::scatter(g);
+    bsx::dist::array<double, 2> d({8, 8});
+    for (bsx::index_t k = 0; k < 8; ++k) {  // rows held by every rank in turn
+        const auto before = bsx::dist::bytes_communicated();
+        d = a.col(k) + a.row(k) * 2.0;
+        // One broadcast of n doubles (sent or received once by each rank).
+        BOOST_TEST(bsx::dist::bytes_communicated() - before == 8 * sizeof(double));
+        BOOST_TEST(same_bits(whole(d), bsx::array<double, 2>(g.col(k) + g.row(k) * 2.0)));
+    }
+    BOOST_CHECK_THROW(a.row(8), std::out_of_range);
+    BOOST_CHECK_THROW(a.col(-1), std::out_of_range);
+}
+
+BOOST_AUTO_TEST_CASE(floyd_warshall_in_place_matches_one_process) {
+    const bsx::index_t n = 13;
+    auto g = random_array<2>({n, n}, 40);
+    g = bsx::abs(g);
+    auto dist = bsx::dist::scatter(g);
+    for (bsx::index_t k = 0; k < n; ++k) {
+        dist = bsx::min(dist, dist.col(k) + dist.row(k));
+        g = bsx::min(g, g.col(k) + g.row(k));
+    }
+    BOOST_TEST(same_bits(whole(dist), g));
+}
+
+BOOST_AUTO_TEST_CASE(reductions_have_the_bits_of_one_process) {
+    // 100 x 70: several blocks of the fixed plan, which straddle the ranks' rows.
+    const auto ga = random_array<2>({100, 70}, 50);
+    const auto row = random_array<2>({1, 70}, 51);
+    const auto a = bsx::dist::scatter(ga);
+    BOOST_TEST(same_bits(bsx::dist::sum(a), bsx::sum(ga)));
+    BOOST_TEST(same_bits(bsx::dist::sum(a * row + 1.0), bsx::sum(ga * row + 1.0)));
+    BOOST_TEST(same_bits(bsx::dist::mean(a), bsx::mean(ga)));
+    BOOST_TEST(same_bits(bsx::dist::min(a), bsx::min(ga)));
+    BOOST_TEST(same_bits(bsx::dist::max(a - row), bsx::max(ga - row)));
+    BOOST_TEST(bsx::dist::all(a > -50.0) == bsx::all(ga > -50.0));
+    BOOST_TEST(bsx::dist::any(a > 49.9) == bsx::any(ga > 49.9));
+    BOOST_TEST(bsx::dist::all(a > 0.0) == bsx::all(ga > 0.0));
+    for (const bsx::index_t k : {0, 1, -1}) {
+        const auto axis = bsx::axis(k);
+        BOOST_TEST(same_bits(bsx::dist::sum(a, axis), bsx::array<double, 1>(bsx::sum(ga, axis))));
+        BOOST_TEST(same_bits(bsx::dist::sum(a * row, axis), bsx::array<double, 1>(bsx::sum(ga * row, axis))));
+        BOOST_TEST(same_bits(bsx::dist::mean(a, axis), bsx::array<double, 1>(bsx::mean(ga, axis))));
+        BOOST_TEST(same_bits(bsx::dist::min(a, axis), bsx::array<double, 1>(bsx::min(ga, axis))));
+        BOOST_TEST(same_bits(bsx::dist::max(a, axis), bsx::array<double, 1>(bsx::max(ga, axis))));
+        BOOST_TEST(same_bits(bsx::dist::all(a > -40.0, axis), bsx::array<bool, 1>(bsx::all(ga > -40.0, axis))));
+        BOOST_TEST(same_bits(bsx::dist::any(a > 45.0, axis), bsx::array<bool, 1>(bsx::any(ga > 45.0, axis))));
+    }
+    // Float sums round at every step: the order of the tree shows in the bits.
+    bsx::array<float, 2> gf = ga * 1e3;
+    const auto f = bsx::dist::scatter(gf);
+    BOOST_TEST(same_bits(bsx::dist::sum(f), bsx::sum(gf)));
+    BOOST_TEST(same_bits(bsx::dist::sum(f, bsx::axis(0)), bsx::array<float, 1>(bsx::sum(gf, bsx::axis(0)))));
+    // Rows and columns of a distributed array reduce too.
+    BOOST_TEST(same_bits(bsx::dist::sum(a.row(57)), bsx::sum(ga.row(57))));
+    BOOST_TEST(same_bits(bsx::dist::sum(a.col(3)), bsx::sum(ga.col(3))));
+}
+
+BOOST_AUTO_TEST_CASE(axis_0_reductions_combine_chunk_partials_as_one_process_does) {
+    // 3000 rows: two blocks of the fixed plan, each of several chunks; the ranks' rows
+    // start in the middle of chunks. 5 and 2 rows: one chunk, some ranks hold no row.
+    for (const bsx::index_t rows : {3000, 5, 2}) {
+        const auto gd = random_array<2>({rows, 3}, 80 + std::uint64_t(rows));
+        const bsx::array<float, 2> gf = gd * 1e3;
+        const auto row = random_array<1>({3}, 81);
+        const auto d = bsx::dist::scatter(gd);
+        const auto f = bsx::dist::scatter(gf);
+        const auto axis = bsx::axis(0);
+        const auto before = bsx::dist::bytes_communicated();
+        const auto sums = bsx::dist::sum(f, axis);
+        BOOST_TEST(same_bits(sums, bsx::array<float, 1>(bsx::sum(gf, axis))));
+        if (rows == 3000)  // chunk partials and the rows of straddling chunks, not the whole array
+            BOOST_TEST(bsx::dist::bytes_communicated() - before < 3000 * 3 * sizeof(float) / 4);
+        BOOST_TEST(
+            same_bits(bsx::dist::sum(d * row - 1.0, axis), bsx::array<double, 1>(bsx::sum(gd * row - 1.0, axis))));
+        BOOST_TEST(same_bits(bsx::dist::mean(f, axis), bsx::array<float, 1>(bsx::mean(gf, axis))));
+        BOOST_TEST(same_bits(bsx::dist::min(d, axis), bsx::array<double, 1>(bsx::min(gd, axis))));
+        BOOST_TEST(same_bits(bsx::dist::max(d, axis), bsx::array<double, 1>(bsx::max(gd, axis))));
+        BOOST_TEST(same_bits(bsx::dist::all(d > -49.0, axis), bsx::array<bool, 1>(bsx::all(gd > -49.0, axis))));
+        BOOST_TEST(same_bits(bsx::dist::any(d > 49.0, axis), bsx::array<bool, 1>(bsx::any(gd > 49.0, axis))));
+        BOOST_TEST(same_bits(bsx::dist::sum(f), bsx::sum(gf)));  // whole, over the flattened elements
+        BOOST_TEST(same_bits(bsx::dist::mean(d * d), bsx::mean(gd * gd)));
+        const bsx::array<int, 2> gi = bsx::cast<int>(gd);
+        const auto di = bsx::dist::scatter(gi);
+        BOOST_TEST(same_bits(bsx::dist::sum(di, axis), bsx::array<std::int64_t, 1>(bsx::sum(gi, axis))));
+    }
+    // Rank 3: the outputs are the rows' trailing axes, flattened.
+    const auto g3 = random_array<3>({600, 2, 3}, 90);
+    BOOST_TEST(same_bits(bsx::dist::sum(bsx::dist::scatter(g3), bsx::axis(0)),
+                         bsx::array<double, 2>(bsx::sum(g3, bsx::axis(0)))));
+}
+
+BOOST_AUTO_TEST_CASE(whole_reductions_of_element_wise_expressions_combine_chunk_partials) {
+    // 101 x 70 (7070 elements): four blocks; the ranks' rows start inside chunks.
+    const auto ga = random_array<2>({101, 70}, 95), gb = random_array<2>({101, 70}, 96);
+    const bsx::array<float, 2> gf = ga * 1e3;
+    const auto a = bsx::dist::scatter(ga), b = bsx::dist::scatter(gb);
+    const auto f = bsx::dist::scatter(gf);
+    const auto before = bsx::dist::bytes_communicated();
+    BOOST_TEST(same_bits(bsx::dist::sum(f), bsx::sum(gf)));
+    // Chunk partials and the elements of straddling chunks, not the array (28 KB).
+    BOOST_TEST(bsx::dist::bytes_communicated() - before < 101 * 70 * sizeof(float) / 8);
+    BOOST_TEST(same_bits(bsx::dist::sum(a * b + 1.0), bsx::sum(ga * gb + 1.0)));
+    BOOST_TEST(same_bits(bsx::dist::mean(bsx::with_rules<bsx::octave_rules>(f) * 2.0f),
+                         bsx::mean(bsx::with_rules<bsx::octave_rules>(gf) * 2.0f)));
+    BOOST_TEST(same_bits(bsx::dist::min(a - b), bsx::min(ga - gb)));
+    BOOST_TEST(same_bits(bsx::dist::max(b), bsx::max(gb)));
+    BOOST_TEST(bsx::dist::all(a < 50.0) == bsx::all(ga < 50.0));
+    BOOST_TEST(bsx::dist::any(a > b + 99.0) == bsx::any(ga > gb + 99.0));
+    // Empty: the identity, and min's error, on every rank.
+    const auto empty = bsx::dist::scatter(bsx::array<double, 2>(bsx::shape_t<2>{0, 3}));
+    BOOST_TEST(bsx::dist::sum(empty) == 0.0);
+    BOOST_CHECK_THROW(bsx::dist::min(empty), std::invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(errors_are_raised_on_every_rank) {
+    const auto a = bsx::dist::scatter(random_array<2>({6, 4}, 60));
+    bsx::dist::array<double, 2> d({6, 4}, 1.0);
+    const auto wrong = random_array<2>({1, 5}, 61);
+    bool thrown = false;
+    try {
+        d = a + wrong;
+    } catch (const bsx::broadcast_error&) {
+        thrown = true;
+    }
+    BOOST_TEST(everywhere(thrown));
+    const auto other = bsx::dist::scatter(random_array<2>({5, 4}, 62));
+    BOOST_CHECK_THROW(d = a + other, bsx::broadcast_error);
+    // The same shape over another communicator: a different distribution.
+    MPI_Comm copy;
+    MPI_Comm_dup(MPI_COMM_WORLD, &copy);
+    {
+        const bsx::dist::array<double, 2> elsewhere({6, 4}, 2.0, copy);
+        thrown = false;
+        try {
+            d = a + elsewhere;
+        } catch (const std::invalid_argument& e) {
+            thrown = std::string(e.what()).find("different communicators") != std::string::npos;
+        }
+        BOOST_TEST(everywhere(thrown));
+        BOOST_CHECK_THROW(d = a.col(1) + elsewhere.row(0), std::invalid_argument);
+    }
+    MPI_Comm_free(&copy);
+    // A distributed vector under NumPy rules lies on axis 1, not on the split axis 0 ...
+    const auto vec = bsx::dist::scatter(random_array<1>({4}, 63));
+    thrown = false;
+    try {
+        d = a + vec;
+    } catch (const std::invalid_argument& e) {
+        thrown = std::string(e.what()).find("axis 0") != std::string::npos;
+    }
+    BOOST_TEST(everywhere(thrown));
+    // ... and under Octave rules on axis 0, split as the destination is.
+    const auto gcol = random_array<1>({6}, 64);
+    const auto col = bsx::dist::scatter(gcol);
+    bsx::dist::array<double, 2> e({6, 4});
+    e = bsx::with_rules<bsx::octave_rules>(col) * 2.0 + a;
+    const bsx::array<double, 2> ga = whole(a);
+    BOOST_TEST(same_bits(whole(e), bsx::array<double, 2>(bsx::with_rules<bsx::octave_rules>(gcol) * 2.0 + ga)));
+    // Nothing was written, and every rank is still in step (the collective returns).
+    BOOST_TEST(everywhere(same_bits(d.local(), bsx::array<double, 2>(d.local().shape(), 1.0))));
+    BOOST_CHECK_THROW(bsx::dist::sum(a, bsx::axis(2)), std::out_of_range);
+    BOOST_TEST(everywhere(true));
+}
+
+BOOST_AUTO_TEST_CASE(npy_files_round_trip) {
+    // One path for all ranks: the root's process id.
+    int pid = int(getpid());
+    MPI_Bcast(&pid, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    const auto path = std::filesystem::temp_directory_path() / ("bsx_dist_" + std::to_string(pid) + ".npy");
+    const auto g = random_array<2>({7, 3}, 70);
+    const auto d = bsx::dist::scatter(g);
+    bsx::dist::save_npy(path, d);
+    if (world_rank() == 0) BOOST_TEST(same_bits(bsx::load_npy<double, 2>(path), g));
+    const auto back = bsx::dist::load_npy<double, 2>(path);
+    BOOST_TEST(same_bits(whole(back), g));
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (world_rank() == 0) std::filesystem::remove(path);
+    // A failure on the root (no such file) is thrown on every rank.
+    bool thrown = false;
+    try {
+        (void)bsx::dist::load_npy<double, 2>(path);
+    } catch (const std::runtime_error&) {
+        thrown = true;
+    }
+    BOOST_TEST(everywhere(thrown));
+}
+
+int main(int argc, char** argv) {
+    MPI_Init(&argc, &argv);
+    const int status = boost::unit_test::unit_test_main([] { return true; }, argc, argv);
+    MPI_Finalize();
+    return status;
+}
