@@ -13,9 +13,12 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <unistd.h>
 
 namespace {
@@ -349,27 +352,56 @@ BOOST_AUTO_TEST_CASE(errors_are_raised_on_every_rank) {
     BOOST_TEST(everywhere(true));
 }
 
+/// The bytes of a file.
+std::string file_bytes(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 BOOST_AUTO_TEST_CASE(npy_files_round_trip) {
-    // One path for all ranks: the root's process id.
+    // One directory for all ranks: the root's process id.
     int pid = int(getpid());
     MPI_Bcast(&pid, 1, MPI_INT, 0, MPI_COMM_WORLD);
     const auto path = std::filesystem::temp_directory_path() / ("bsx_dist_" + std::to_string(pid) + ".npy");
-    const auto g = random_array<2>({7, 3}, 70);
-    const auto d = bsx::dist::scatter(g);
-    bsx::dist::save_npy(path, d);
-    if (world_rank() == 0) BOOST_TEST(same_bits(bsx::load_npy<double, 2>(path), g));
-    const auto back = bsx::dist::load_npy<double, 2>(path);
-    BOOST_TEST(same_bits(whole(back), g));
-    MPI_Barrier(MPI_COMM_WORLD);
-    if (world_rank() == 0) std::filesystem::remove(path);
-    // A failure on the root (no such file) is thrown on every rank.
-    bool thrown = false;
-    try {
-        (void)bsx::dist::load_npy<double, 2>(path);
-    } catch (const std::runtime_error&) {
-        thrown = true;
+    const auto single = std::filesystem::temp_directory_path() / ("bsx_single_" + std::to_string(pid) + ".npy");
+    // Each rank writes its rows into one file: the same bytes as bsx::save_npy of the whole
+    // array, for uneven blocks (7 rows), ranks without rows (2 rows on 3 ranks) and bools.
+    const auto check = [&](const auto& g) {
+        using A = std::remove_cvref_t<decltype(g)>;
+        const auto d = bsx::dist::scatter(g);
+        bsx::dist::save_npy(path, d);
+        if (world_rank() == 0) {
+            bsx::save_npy(single, g);
+            BOOST_TEST(file_bytes(path) == file_bytes(single));
+        }
+        const auto back = bsx::dist::load_npy<typename A::value_type, A::rank>(path);
+        BOOST_TEST(same_bits(whole(back), g));
+        BOOST_TEST(back.offset() == d.offset());
+        MPI_Barrier(MPI_COMM_WORLD);
+    };
+    check(random_array<2>({7, 3}, 70));
+    check(random_array<3>({2, 3, 2}, 71));
+    check(bsx::array<bool, 2>(random_array<2>({5, 4}, 72) > 0.0));
+    if (world_rank() == 0) {
+        std::filesystem::remove(path);
+        std::filesystem::remove(single);
     }
-    BOOST_TEST(everywhere(thrown));
+    // NumPy's big-endian and Fortran-order files read as the single-process reader reads them.
+    const auto fixtures = std::filesystem::path(BSX_TEST_DATA_DIR) / "npy";
+    BOOST_TEST(same_bits(whole(bsx::dist::load_npy<double, 3>(fixtures / "big_float64_r3.npy")),
+                         bsx::load_npy<double, 3>(fixtures / "big_float64_r3.npy")));
+    BOOST_TEST(same_bits(whole(bsx::dist::load_npy<float, 3>(fixtures / "big_fortran_float32_r3.npy")),
+                         bsx::load_npy<float, 3>(fixtures / "big_fortran_float32_r3.npy")));
+    // A failure (no such file; a file of another dtype) is thrown on every rank.
+    for (const auto& bad : {path, fixtures / "dtype_float32.npy"}) {
+        bool thrown = false;
+        try {
+            (void)bsx::dist::load_npy<double, 1>(bad);
+        } catch (const std::runtime_error&) {
+            thrown = true;
+        }
+        BOOST_TEST(everywhere(thrown));
+    }
 }
 
 int main(int argc, char** argv) {

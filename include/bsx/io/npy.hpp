@@ -187,6 +187,59 @@ inline std::filesystem::path temporary_sibling(const std::filesystem::path& targ
 
 }  // namespace detail
 
+namespace detail {
+
+/// The bytes before the data of a .npy file of `shape`, as NumPy writes them: the preamble,
+/// then the dict with room for the first extent to grow to 21 digits, then spaces and a
+/// newline up to a multiple of 64 bytes (format 1.0: a header of rank <= 8 is far below its
+/// 64 KiB limit).
+template <npy_element T, std::size_t N>
+std::string npy_header_bytes(const shape_t<N>& shape) {
+    std::string dict = "{'descr': '" + npy_descr<T>() + "', 'fortran_order': False, 'shape': (";
+    for (std::size_t k = 0; k < N; ++k) {
+        if (k > 0) dict += ", ";
+        dict += std::to_string(shape[k]);
+    }
+    dict += N == 1 ? ",), }" : "), }";
+    if constexpr (N > 0) dict.append(21 - std::min<std::size_t>(21, std::to_string(shape[0]).size()), ' ');
+    constexpr std::size_t preamble = 10;
+    dict.append(64 - (preamble + dict.size() + 1) % 64, ' ');
+    dict += '\n';
+
+    std::string head = "\x93NUMPY";
+    head += char(1);
+    head += char(0);
+    head += char(dict.size() & 0xff);
+    head += char(dict.size() >> 8);
+    head += dict;
+    return head;
+}
+
+/// Writes n elements as .npy data: bools as bytes 0/1, numbers little-endian.
+template <npy_element T>
+void write_npy_elements(std::ostream& out, const T* p, std::size_t n) {
+    if constexpr (std::is_same_v<T, bool> || std::endian::native == std::endian::big) {
+        std::array<unsigned char, 4096> buf;  // converted through a small buffer
+        constexpr std::size_t per = buf.size() / sizeof(T);
+        for (std::size_t i = 0; i < n && out; i += per) {
+            const std::size_t m = std::min(per, n - i);
+            for (std::size_t j = 0; j < m; ++j) {
+                if constexpr (std::is_same_v<T, bool>) {
+                    buf[j] = p[i + j] ? 1 : 0;
+                } else {
+                    std::memcpy(&buf[j * sizeof(T)], &p[i + j], sizeof(T));
+                    reverse_bytes<sizeof(T)>(&buf[j * sizeof(T)]);
+                }
+            }
+            out.write(reinterpret_cast<const char*>(buf.data()), static_cast<std::streamsize>(m * sizeof(T)));
+        }
+    } else if (n > 0) {
+        out.write(reinterpret_cast<const char*>(p), static_cast<std::streamsize>(n * sizeof(T)));
+    }
+}
+
+}  // namespace detail
+
 /// Writes x (evaluated) to `path` as a .npy file: format 1.0, little-endian, C order,
 /// the same bytes as NumPy's np.save. The data go to a temporary file in the
 /// same directory that is renamed to `path` only once complete. Throws
@@ -205,27 +258,7 @@ void save_npy(const std::filesystem::path& path, const E& x) {
             return eval(x);
     };
     const auto& a = evaluated();
-
-    // The header NumPy writes, byte for byte: the dict, room for the first extent to grow
-    // to 21 digits, then spaces and a newline up to a multiple of 64 bytes (format 1.0:
-    // a header of rank <= 8 is far below its 64 KiB limit).
-    std::string dict = "{'descr': '" + detail::npy_descr<T>() + "', 'fortran_order': False, 'shape': (";
-    for (std::size_t k = 0; k < N; ++k) {
-        if (k > 0) dict += ", ";
-        dict += std::to_string(a.shape()[k]);
-    }
-    dict += N == 1 ? ",), }" : "), }";
-    if constexpr (N > 0) dict.append(21 - std::min<std::size_t>(21, std::to_string(a.shape()[0]).size()), ' ');
-    constexpr std::size_t preamble = 10;
-    dict.append(64 - (preamble + dict.size() + 1) % 64, ' ');
-    dict += '\n';
-
-    std::string head = "\x93NUMPY";
-    head += char(1);
-    head += char(0);
-    head += char(dict.size() & 0xff);
-    head += char(dict.size() >> 8);
-    head += dict;
+    const std::string head = detail::npy_header_bytes<T>(a.shape());
 
     const auto tmp = detail::temporary_sibling(path);
     const auto fail = [&](const std::string& what) {
@@ -237,27 +270,7 @@ void save_npy(const std::filesystem::path& path, const E& x) {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
         if (!out) fail(std::string("cannot create a temporary file next to it: ") + std::strerror(errno));
         out.write(head.data(), static_cast<std::streamsize>(head.size()));
-        const T* p = a.data();
-        const auto n = static_cast<std::size_t>(a.size());
-        if constexpr (std::is_same_v<T, bool> || std::endian::native == std::endian::big) {
-            // Converted through a small buffer: bools as bytes 0/1, numbers little-endian.
-            std::array<unsigned char, 4096> buf;
-            constexpr std::size_t per = buf.size() / sizeof(T);
-            for (std::size_t i = 0; i < n && out; i += per) {
-                const std::size_t m = std::min(per, n - i);
-                for (std::size_t j = 0; j < m; ++j) {
-                    if constexpr (std::is_same_v<T, bool>) {
-                        buf[j] = p[i + j] ? 1 : 0;
-                    } else {
-                        std::memcpy(&buf[j * sizeof(T)], &p[i + j], sizeof(T));
-                        detail::reverse_bytes<sizeof(T)>(&buf[j * sizeof(T)]);
-                    }
-                }
-                out.write(reinterpret_cast<const char*>(buf.data()), static_cast<std::streamsize>(m * sizeof(T)));
-            }
-        } else if (n > 0) {
-            out.write(reinterpret_cast<const char*>(p), static_cast<std::streamsize>(n * sizeof(T)));
-        }
+        detail::write_npy_elements(out, a.data(), static_cast<std::size_t>(a.size()));
         out.close();
         if (!out) fail("writing failed (disk full?)");
     }
@@ -266,21 +279,24 @@ void save_npy(const std::filesystem::path& path, const E& x) {
     if (ec) fail("cannot rename the temporary file into place: " + ec.message());
 }
 
-/// Reads a .npy file holding a rank-N array of element type T (bool, int8..int64,
-/// uint8..uint64, float, double). Format versions 1.0, 2.0 and 3.0; big-endian data
-/// are byte-swapped; Fortran-order data come back C-ordered with the same logical
-/// contents. A missing or unreadable file, a malformed header, another dtype or rank,
-/// or data shorter or longer than the shape says throw std::runtime_error naming the
-/// file and the fault. Nothing is allocated before the shape is checked against the
-/// file's size.
-template <class T, std::size_t N>
-array<T, N> load_npy(const std::filesystem::path& path) {
-    static_assert(detail::npy_element<T>,
-                  "bsx: load_npy: the element type has no .npy dtype (bool, int8..int64, uint8..uint64, float, "
-                  "double)");
-    const auto fail = [&](const std::string& what) { detail::npy_fail("load_npy", path, what); };
+namespace detail {
 
-    std::ifstream in(path, std::ios::binary);
+/// What a .npy file's header says about its data, checked against the rank-N array of T
+/// asked for: the shape (as stored: reversed for Fortran order), where the data start, and
+/// whether the elements need a byte swap.
+template <std::size_t N>
+struct npy_layout {
+    shape_t<N> stored{};
+    bool fortran_order = false;
+    bool swap = false;
+    std::uint64_t data_start = 0;
+};
+
+/// Opens `path` for load_npy and reads and checks its header (see load_npy for the faults
+/// reported through `fail`); `in` is left at the first data byte.
+template <class T, std::size_t N, class Fail>
+npy_layout<N> read_npy_layout(std::ifstream& in, const std::filesystem::path& path, Fail&& fail) {
+    in.open(path, std::ios::binary);
     if (!in) fail(std::string("cannot open the file: ") + std::strerror(errno));
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) fail("cannot read it: not a regular file");
@@ -291,7 +307,7 @@ array<T, N> load_npy(const std::filesystem::path& path) {
 
     std::array<char, 8> magic{};
     if (file_size < 10) fail("not a .npy file: " + std::to_string(file_size) + " bytes is shorter than the preamble");
-    detail::read_exactly(in, magic.data(), magic.size(), "preamble", fail);
+    read_exactly(in, magic.data(), magic.size(), "preamble", fail);
     if (std::string_view(magic.data(), 6) != "\x93NUMPY") fail("not a .npy file: the magic string is missing");
     const int major = static_cast<unsigned char>(magic[6]), minor = static_cast<unsigned char>(magic[7]);
     if (minor != 0 || major < 1 || major > 3)
@@ -299,25 +315,26 @@ array<T, N> load_npy(const std::filesystem::path& path) {
              " (1.0, 2.0 and 3.0 are read)");
     const std::size_t len_bytes = major == 1 ? 2 : 4;
     std::array<unsigned char, 4> len_field{};
-    detail::read_exactly(in, reinterpret_cast<char*>(len_field.data()), len_bytes, "header length", fail);
+    read_exactly(in, reinterpret_cast<char*>(len_field.data()), len_bytes, "header length", fail);
     std::uint64_t header_len = 0;
     for (std::size_t b = 0; b < len_bytes; ++b) header_len |= std::uint64_t(len_field[b]) << (8 * b);
-    const auto data_start = static_cast<std::uint64_t>(8 + len_bytes) + header_len;
-    if (data_start > static_cast<std::uint64_t>(file_size))
+    npy_layout<N> layout;
+    layout.data_start = static_cast<std::uint64_t>(8 + len_bytes) + header_len;
+    if (layout.data_start > static_cast<std::uint64_t>(file_size))
         fail("truncated file: the header claims " + std::to_string(header_len) + " bytes but the file has " +
              std::to_string(file_size) + " in all");
     std::string header_text(static_cast<std::size_t>(header_len), '\0');
-    detail::read_exactly(in, header_text.data(), header_text.size(), "header", fail);
-    const auto h = detail::parse_npy_header(header_text, fail);
+    read_exactly(in, header_text.data(), header_text.size(), "header", fail);
+    const auto h = parse_npy_header(header_text, fail);
 
     // dtype: byte order, kind, size.
-    const std::string want = std::string(1, detail::npy_kind<T>()) + std::to_string(sizeof(T));
+    const std::string want = std::string(1, npy_kind<T>()) + std::to_string(sizeof(T));
     const std::string& d = h.descr;
     const bool order_ok = !d.empty() && (d[0] == '<' || d[0] == '>' || d[0] == '|' || d[0] == '=');
     if (!order_ok || d.substr(1) != want || (sizeof(T) > 1 && d[0] == '|'))
-        fail("dtype '" + d + "' where '" + detail::npy_descr<T>() + "' was asked for");
-    const bool swap = sizeof(T) > 1 && ((d[0] == '>' && std::endian::native == std::endian::little) ||
-                                        (d[0] == '<' && std::endian::native == std::endian::big));
+        fail("dtype '" + d + "' where '" + npy_descr<T>() + "' was asked for");
+    layout.swap = sizeof(T) > 1 && ((d[0] == '>' && std::endian::native == std::endian::little) ||
+                                    (d[0] == '<' && std::endian::native == std::endian::big));
 
     if (h.shape.size() != N)
         fail("rank " + std::to_string(h.shape.size()) + " (shape " + format_shape(h.shape) + ") where rank " +
@@ -325,7 +342,7 @@ array<T, N> load_npy(const std::filesystem::path& path) {
     shape_t<N> shape{};
     std::copy(h.shape.begin(), h.shape.end(), shape.begin());
     // Element count and byte count without overflow, then against what the file holds.
-    const auto available = static_cast<std::uint64_t>(file_size) - data_start;
+    const auto available = static_cast<std::uint64_t>(file_size) - layout.data_start;
     std::uint64_t count = 1;
     bool too_big = false;
     for (const index_t e : shape) {
@@ -348,36 +365,62 @@ array<T, N> load_npy(const std::filesystem::path& path) {
     // A shape no array can have (a zero extent beside extents whose product overflows,
     // which the count above lets through as empty) is a fault of the file too.
     try {
-        detail::checked_size("load_npy", shape, sizeof(T));
+        checked_size("load_npy", shape, sizeof(T));
     } catch (const std::exception&) {
         fail("the shape " + format_shape(shape) +
              " is no array's: an extent is negative, or the data would take "
              "more than PTRDIFF_MAX bytes");
     }
-    shape_t<N> stored = shape;
-    if (h.fortran_order) std::reverse(stored.begin(), stored.end());
-    array<T, N> a(stored);
+    layout.fortran_order = h.fortran_order;
+    layout.stored = shape;
+    if (h.fortran_order) std::reverse(layout.stored.begin(), layout.stored.end());
+    return layout;
+}
+
+/// Reads n elements of .npy data into out; `first` numbers the first of them in messages.
+template <class T, class Fail>
+void read_npy_elements(std::istream& in, T* out, std::uint64_t n, bool swap, std::uint64_t first, Fail&& fail) {
     std::array<unsigned char, 4096> buf;
     constexpr std::size_t per = buf.size() / sizeof(T);
-    T* out = a.data();
-    for (std::uint64_t i = 0; i < count; i += per) {
-        const auto m = static_cast<std::size_t>(std::min<std::uint64_t>(per, count - i));
-        detail::read_exactly(in, reinterpret_cast<char*>(buf.data()), m * sizeof(T), "data", fail);
+    for (std::uint64_t i = 0; i < n; i += per) {
+        const auto m = static_cast<std::size_t>(std::min<std::uint64_t>(per, n - i));
+        read_exactly(in, reinterpret_cast<char*>(buf.data()), m * sizeof(T), "data", fail);
         for (std::size_t j = 0; j < m; ++j) {
             unsigned char* bytes = &buf[j * sizeof(T)];
             if constexpr (std::is_same_v<T, bool>) {
                 if (bytes[0] > 1)
-                    fail("bool element " + std::to_string(i + j) + " has the byte value " +
+                    fail("bool element " + std::to_string(first + i + j) + " has the byte value " +
                          std::to_string(int(bytes[0])) + " (only 0 and 1 are booleans)");
                 out[i + j] = bytes[0] != 0;
             } else {
-                if (swap) detail::reverse_bytes<sizeof(T)>(bytes);
+                if (swap) reverse_bytes<sizeof(T)>(bytes);
                 std::memcpy(&out[i + j], bytes, sizeof(T));
             }
         }
     }
+}
+
+}  // namespace detail
+
+/// Reads a .npy file holding a rank-N array of element type T (bool, int8..int64,
+/// uint8..uint64, float, double). Format versions 1.0, 2.0 and 3.0; big-endian data
+/// are byte-swapped; Fortran-order data come back C-ordered with the same logical
+/// contents. A missing or unreadable file, a malformed header, another dtype or rank,
+/// or data shorter or longer than the shape says throw std::runtime_error naming the
+/// file and the fault. Nothing is allocated before the shape is checked against the
+/// file's size.
+template <class T, std::size_t N>
+array<T, N> load_npy(const std::filesystem::path& path) {
+    static_assert(detail::npy_element<T>,
+                  "bsx: load_npy: the element type has no .npy dtype (bool, int8..int64, uint8..uint64, float, "
+                  "double)");
+    const auto fail = [&](const std::string& what) { detail::npy_fail("load_npy", path, what); };
+    std::ifstream in;
+    const auto layout = detail::read_npy_layout<T, N>(in, path, fail);
+    array<T, N> a(layout.stored);
+    detail::read_npy_elements(in, a.data(), static_cast<std::uint64_t>(a.size()), layout.swap, 0, fail);
     if constexpr (N > 1) {
-        if (h.fortran_order) return array<T, N>(transpose(a));
+        if (layout.fortran_order) return array<T, N>(transpose(a));
     }
     return a;
 }
