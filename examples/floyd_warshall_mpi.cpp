@@ -9,7 +9,8 @@
 // Usage: mpirun -np P floyd_warshall_mpi [n] [--single T1,T2,...]   (default n = 1000)
 // The result is gathered on rank 0 and compared with the single-process bsx version run
 // there (exit code 1 if they differ). With --single, the single-process version is timed
-// with each listed OpenMP thread count while the other ranks sleep (they do not spin).
+// with each listed OpenMP thread count while the other ranks sleep (they do not spin); run
+// it under `mpirun --bind-to none`, or OpenMPI binds rank 0, and all its threads, to one core.
 
 #include <bsx/dist.hpp>
 
