@@ -37,20 +37,6 @@ std::string failure_of(Work&& work) {
     return {};
 }
 
-/// Throws std::runtime_error on every rank of comm, with the message of the lowest rank
-/// whose `message` is not empty; returns on every rank if none is. Collective.
-inline void throw_if_any_failed(const std::string& message, MPI_Comm comm) {
-    const int me = rank_in(comm), ranks = size_of(comm);
-    int first = message.empty() ? ranks : me;
-    MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm);
-    if (first == ranks) return;
-    int length = me == first ? int(message.size()) : 0;
-    MPI_Bcast(&length, 1, MPI_INT, first, comm);
-    std::string text = me == first ? message : std::string(std::size_t(length), '\0');
-    MPI_Bcast(text.data(), length, MPI_CHAR, first, comm);
-    throw std::runtime_error(text);
-}
-
 /// The string `text` holds on `root`, on every rank. Collective.
 inline std::string broadcast_string(std::string text, int root, MPI_Comm comm) {
     int length = int(text.size());
@@ -58,6 +44,16 @@ inline std::string broadcast_string(std::string text, int root, MPI_Comm comm) {
     text.resize(std::size_t(length));
     MPI_Bcast(text.data(), length, MPI_CHAR, root, comm);
     return text;
+}
+
+/// Throws std::runtime_error on every rank of comm, with the message of the lowest rank
+/// whose `message` is not empty; returns on every rank if none is. Collective.
+inline void throw_if_any_failed(const std::string& message, MPI_Comm comm) {
+    const int ranks = size_of(comm);
+    int first = message.empty() ? ranks : rank_in(comm);
+    MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm);
+    if (first == ranks) return;
+    throw std::runtime_error(broadcast_string(message, first, comm));
 }
 
 }  // namespace detail
