@@ -10,6 +10,7 @@
 
 #include <bsx/bsx.hpp>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <random>
@@ -93,6 +94,32 @@ BOOST_AUTO_TEST_CASE(streaming_stores_into_misaligned_and_strided_rows) {
     const auto f = random_matrix<float>(19, 333, 10);
     bsx::array<float, 2> g = f * 2.0f - f.col(7);
     check_each(g, [&](auto i, auto j) { return f(i, j) * 2.0f - f(i, 7); });
+}
+
+BOOST_AUTO_TEST_CASE(streaming_stores_from_the_tiled_paths) {
+    // Rows of 3 folded into long rows read the centroid from a period tile; a strided
+    // operand goes through a gathered tile; exp through a math node's tiles. Each writes
+    // its chunks into a tile, then streams them out, into contiguous and offset rows.
+    const auto points = random_matrix<double>(2001, 3, 14);
+    const bsx::fixed_array<double, 3> centroid{1.5, -2.5, 0.5};
+    bsx::array<double, 2> centred = points - centroid;
+    check_each(centred, [&](auto i, auto j) { return points(i, j) - centroid(j); });
+    const auto wide = random_matrix<double>(41, 1203, 15);
+    bsx::array<double, 2> big = bsx::zeros<double>(41, 606);
+    auto window = bsx::slice(big, bsx::all, bsx::range(1, 602));
+    window = bsx::slice(wide, bsx::all, bsx::range(0, 1202, 2)) + 1.0;
+    for (bsx::index_t i = 0; i < 41; ++i)
+        for (bsx::index_t j = 0; j < 606; ++j) {
+            const bool inside = j >= 1 && j < 602;
+            const double want = inside ? wide(i, 2 * (j - 1)) + 1.0 : 0.0;
+            if (big(i, j) != want) BOOST_FAIL("element (" << i << ", " << j << ") differs");
+        }
+    const auto small = random_matrix<float>(17, 1100, 16) / 256.0f;
+    bsx::array<float, 2> e = bsx::exp(small);
+    bsx::array<float, 2> every_other = bsx::zeros<float>(17, 2200);  // a strided destination: not streamed
+    bsx::slice(every_other, bsx::all, bsx::range(0, 2200, 2)) = bsx::exp(small);
+    check_each(e, [&](auto i, auto j) { return every_other(i, 2 * j); });
+    BOOST_TEST(std::abs(e(16, 1099) - std::exp(small(16, 1099))) <= 1e-6f * e(16, 1099));
 }
 
 BOOST_AUTO_TEST_CASE(destination_read_by_the_expression_keeps_its_values) {

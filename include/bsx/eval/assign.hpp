@@ -82,13 +82,16 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
             else
                 direct = false;
         }
-        // A math node's tiles bound the chunk, so its rows are never written whole.
-        if (direct && !bounded_chunks<decltype(ev)>) {
-            const bool streaming =
-                std::size_t(total) * sizeof(T) >= BSX_STREAMING_THRESHOLD && !ev.reads_memory_of_destination();
+        // Large destinations that the expression does not read are written with streaming
+        // stores (in unit-stride rows), which do not read them into the cache first.
+        const bool streaming = dst.stride[inner] == 1 && std::size_t(total) * sizeof(T) >= BSX_STREAMING_THRESHOLD &&
+                               !ev.reads_memory_of_destination();
+        // A math node's tiles bound the chunk, so its rows are never written whole; nor
+        // are streamed rows, which go through a tile anyway.
+        if (direct && !bounded_chunks<decltype(ev)> && !streaming) {
             with_constant_leaf<decltype(ev)::leaf_count>(constant_leaf, [&](auto mask) {
                 run_loop(total, threads, granule, [&](index_t begin, index_t end, const first_exception* errors) {
-                    run_rows<decltype(mask)::value>(ev, data, dst.stride, loop, streaming, begin, end, errors);
+                    run_rows<decltype(mask)::value>(ev, data, dst.stride, loop, begin, end, errors);
                 });
             });
             return;
@@ -103,7 +106,7 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
                               : periodic ? periodic_len
                                          : BSX_CHUNK;
         run_loop(total, threads, granule, [&](index_t begin, index_t end, const first_exception* errors) {
-            run_range(ev, data, dst.stride, loop, chunk, begin, end, errors);
+            run_range(ev, data, dst.stride, loop, chunk, streaming, begin, end, errors);
         });
     }
 }

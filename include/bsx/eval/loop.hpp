@@ -187,14 +187,6 @@ void scatter_strided(const T* from, T* to, index_t stride, index_t len) noexcept
         for (index_t t = 0; t < len; ++t) dst[t * stride] = src[t];
 }
 
-/// A reader shifted by `offset` elements: chunk `offset` of a row's reader.
-template <class Reader>
-struct offset_reader {
-    Reader reader;
-    index_t offset;
-    auto load(index_t j) const noexcept(noexcept(reader.load(0))) { return reader.load(offset + j); }
-};
-
 /// Out of line so that the direct and the tiled destination of the tiled path share one
 /// vectorized copy.
 template <class T, class Reader>
@@ -272,17 +264,20 @@ void with_own_evaluator(const Ev& shared, F&& f) {
 }
 
 /// Evaluates flattened elements [begin, end) of the loop nest into `dst`, `chunk`
-/// elements at a time, giving up at the next chunk once `errors` (another thread's
-/// failure; null when serial) says so. Kept out of line: the serial and the parallel
-/// call share one compiled copy of the kernel.
+/// (at most periodic_chunk) elements at a time, giving up at the next chunk once `errors`
+/// (another thread's failure; null when serial) says so. With `streaming` (a unit-stride
+/// destination only), chunks are computed into a tile and written with streaming stores,
+/// as run_rows does. Kept out of line: the serial and the parallel call share one
+/// compiled copy of the kernel.
 template <class T, std::size_t D, class Ev>
 [[gnu::noinline]] void run_range(const Ev& shared, T* dst, const shape_t<D>& dst_strides, const loop_shape<D>& loop,
-                                 index_t chunk, index_t begin, index_t end, const first_exception* errors) {
+                                 index_t chunk, bool streaming, index_t begin, index_t end,
+                                 const first_exception* errors) {
     const std::size_t outer = loop.nd - 1;
     const index_t dst_inner = dst_strides[outer];
     const index_t fill = std::min(chunk, loop.extent[outer]);  // tile elements one row needs
     with_own_evaluator(shared, [&](Ev& ev) {
-        alignas(64) T tile[BSX_CHUNK];  // strided destinations: chunks are BSX_CHUNK long then
+        alignas(64) T tile[periodic_chunk];
         for_each_row(loop, begin, end, [&](const shape_t<D>& idx, index_t j, index_t stop) {
             if (errors && errors->stopped()) return;
             ev.begin_row(idx.data(), outer, fill);
@@ -291,15 +286,19 @@ template <class T, std::size_t D, class Ev>
                 if (errors && errors->stopped()) return;
                 const index_t len = std::min(chunk, stop - c);
                 ev.prepare(c, len);
-                if (dst_inner == 1) {
+                if (dst_inner == 1 && !streaming) {
                     run_chunk(ev.chunk_reader(), drow + c, len);
                 } else {
                     run_chunk(ev.chunk_reader(), tile, len);
-                    scatter_strided(tile, drow + c * dst_inner, dst_inner, len);
+                    if (dst_inner == 1)
+                        stream_copy(drow + c, tile, std::size_t(len) * sizeof(T));
+                    else
+                        scatter_strided(tile, drow + c * dst_inner, dst_inner, len);
                 }
             }
         });
     });
+    if (streaming) stream_fence();
 }
 
 /// The number of threads an assignment of `total` elements runs on: OpenMP's count
@@ -316,44 +315,26 @@ inline int loop_threads(index_t total) noexcept {
 /// Writes flattened elements [begin, end) of a loop nest in which the destination and
 /// every operand step through rows with stride 1, or 0 for the operands whose bit is set
 /// in Mask: whole rows at once, with no tiles, each row-constant operand read once per
-/// row into a register. With `streaming`, rows are computed into a small tile and
-/// written with streaming stores, which do not read the destination first. Gives up at
-/// the next row once `errors` (another thread's failure; null when serial) says so.
-/// The two row loops are apart so that the plain one, run on small arrays, stays a
-/// short loop around the kernel.
+/// row into a register. A run of rows steps the readers' pointers from row to row
+/// (next_row) instead of finding each row's start again: rows of 100 cost as much to
+/// start as to write. Gives up at the next row once `errors` (another thread's failure;
+/// null when serial) says so.
 template <std::size_t Mask, class T, std::size_t D, class Ev>
 [[gnu::noinline]] void run_rows(const Ev& ev, T* dst, const shape_t<D>& dst_strides, const loop_shape<D>& loop,
-                                bool streaming, index_t begin, index_t end, const first_exception* errors) {
+                                index_t begin, index_t end, const first_exception* errors) {
     const std::size_t outer = loop.nd - 1;
-    if (!streaming) {
-        // A run of rows steps the readers' pointers from row to row (next_row) instead of
-        // finding each row's start again: rows of 100 cost as much to start as to write.
-        const index_t dst_next = outer > 0 ? dst_strides[outer - 1] : 0;
-        for_each_row_run(loop, begin, end, [&](const shape_t<D>& idx, index_t j, index_t stop, index_t rows) {
-            auto reader = ev.template row_reader<Mask>(idx.data(), outer, j);
-            T* drow = dst + row_offset(idx.data(), dst_strides, outer) + j;
-            for (index_t r = 0;;) {
-                if (errors && errors->stopped()) return;
-                write_chunk(reader, drow, stop - j);
-                if (++r == rows) break;
-                reader.next_row();
-                drow += dst_next;
-            }
-        });
-        return;
-    }
-    for_each_row(loop, begin, end, [&](const shape_t<D>& idx, index_t j, index_t stop) {
-        if (errors && errors->stopped()) return;
+    const index_t dst_next = outer > 0 ? dst_strides[outer - 1] : 0;
+    for_each_row_run(loop, begin, end, [&](const shape_t<D>& idx, index_t j, index_t stop, index_t rows) {
+        auto reader = ev.template row_reader<Mask>(idx.data(), outer, j);
         T* drow = dst + row_offset(idx.data(), dst_strides, outer) + j;
-        const auto reader = ev.template row_reader<Mask>(idx.data(), outer, j);
-        alignas(64) T tile[BSX_CHUNK];
-        for (index_t c = 0; c < stop - j; c += BSX_CHUNK) {
-            const index_t len = std::min<index_t>(BSX_CHUNK, stop - j - c);
-            write_chunk(offset_reader<decltype(reader)>{reader, c}, tile, len);
-            stream_copy(drow + c, tile, std::size_t(len) * sizeof(T));
+        for (index_t r = 0;;) {
+            if (errors && errors->stopped()) return;
+            write_chunk(reader, drow, stop - j);
+            if (++r == rows) break;
+            reader.next_row();
+            drow += dst_next;
         }
     });
-    stream_fence();
 }
 
 /// Runs range(begin, end) over flattened elements [0, total) on `threads` threads: split
