@@ -480,22 +480,26 @@ struct binder<map_node<Op, Held...>> : binder_defaults {
         if (e.current_shape() != e.shape()) throw_resized_operand(e);
         using rules = rules_of_t<E>;
         constexpr std::size_t R = rank_v<E>;
-        auto children = boost::hana::transform(e.children(), [&](const auto& held) {
-            const auto& child = unwrap(held);
-            constexpr std::size_t r = rank_v<decltype(child)>;
-            index_map<r, D> child_map;
-            for (std::size_t k = 0; k < r; ++k) {
-                const std::size_t j = rules::result_axis(k, r, R);
-                child_map.first[k] = map.first[j];
-                child_map.step[k] = map.step[j];
-            }
-            return make_evaluator(child, child_map, dest);
-        });
-        using node = node_evaluator<Op, decltype(children)>;
+        const auto bind_children = [&] {
+            return boost::hana::transform(e.children(), [&](const auto& held) {
+                const auto& child = unwrap(held);
+                constexpr std::size_t r = rank_v<decltype(child)>;
+                index_map<r, D> child_map;
+                for (std::size_t k = 0; k < r; ++k) {
+                    const std::size_t j = rules::result_axis(k, r, R);
+                    child_map.first[k] = map.first[j];
+                    child_map.step[k] = map.step[j];
+                }
+                return make_evaluator(child, child_map, dest);
+            });
+        };
+        // The children are bound straight into the node, not moved there: binding a small
+        // assignment costs little more than copying its evaluators.
+        using node = node_evaluator<Op, decltype(bind_children())>;
         if constexpr (vector_math_op<Op, value_type_t<E>>)
-            return math_evaluator<node, value_type_t<E>, sizeof...(Held)>{{e.op(), std::move(children)}};
+            return math_evaluator<node, value_type_t<E>, sizeof...(Held)>{{e.op(), bind_children()}};
         else
-            return node{e.op(), std::move(children)};
+            return node{e.op(), bind_children()};
     }
 
     static constexpr bool static_loads = (binder<unwrapped_t<Held>>::static_loads && ...);
