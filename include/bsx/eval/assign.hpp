@@ -64,9 +64,9 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
         const auto loop = coalesce<D>(shape, all);
         const index_t granule = whole_rows ? row : 1;
         // Rows that the destination writes with unit stride and every operand reads with
-        // stride 1, or 0 for at most one operand, run whole (run_rows); any other row runs
-        // in chunks through tiles: long chunks when the only tiles are period tiles,
-        // BSX_CHUNK when a constant or gathered tile is filled per chunk.
+        // stride 1, or 0 for at most one operand, run whole (run_rows) unless streamed;
+        // any other row runs in chunks through tiles: long chunks when the only tiles are
+        // period tiles, BSX_CHUNK when a constant or gathered tile is filled per chunk.
         const std::size_t inner = loop.nd - 1;
         bool direct = dst.stride[inner] == 1, periodic = direct;
         std::size_t constant_leaf = 0;  // 1 + the leaf constant along rows; 0: none

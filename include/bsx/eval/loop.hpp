@@ -267,8 +267,8 @@ void with_own_evaluator(const Ev& shared, F&& f) {
 /// (at most periodic_chunk) elements at a time, giving up at the next chunk once `errors`
 /// (another thread's failure; null when serial) says so. With `streaming` (a unit-stride
 /// destination only), chunks are computed into a tile and written with streaming stores,
-/// as run_rows does. Kept out of line: the serial and the parallel call share one
-/// compiled copy of the kernel.
+/// which do not read the destination first. Kept out of line: the serial and the
+/// parallel call share one compiled copy of the kernel.
 template <class T, std::size_t D, class Ev>
 [[gnu::noinline]] void run_range(const Ev& shared, T* dst, const shape_t<D>& dst_strides, const loop_shape<D>& loop,
                                  index_t chunk, bool streaming, index_t begin, index_t end,
