@@ -100,10 +100,12 @@ BOOST_AUTO_TEST_CASE(streaming_stores_from_the_tiled_paths) {
     // Rows of 3 folded into long rows read the centroid from a period tile; a strided
     // operand goes through a gathered tile; exp through a math node's tiles. Each writes
     // its chunks into a tile, then streams them out, into contiguous and offset rows.
-    const auto points = random_matrix<double>(2001, 3, 14);
     const bsx::fixed_array<double, 3> centroid{1.5, -2.5, 0.5};
-    bsx::array<double, 2> centred = points - centroid;
-    check_each(centred, [&](auto i, auto j) { return points(i, j) - centroid(j); });
+    for (const bsx::index_t n : {2001, 12001}) {  // 36003 elements: split across threads, mid-line
+        const auto points = random_matrix<double>(n, 3, 14);
+        bsx::array<double, 2> centred = points - centroid;
+        check_each(centred, [&](auto i, auto j) { return points(i, j) - centroid(j); });
+    }
     const auto wide = random_matrix<double>(41, 1203, 15);
     bsx::array<double, 2> big = bsx::zeros<double>(41, 606);
     auto window = bsx::slice(big, bsx::all, bsx::range(1, 602));

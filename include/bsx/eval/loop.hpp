@@ -276,6 +276,14 @@ template <class T, std::size_t D, class Ev>
     const std::size_t outer = loop.nd - 1;
     const index_t dst_inner = dst_strides[outer];
     const index_t fill = std::min(chunk, loop.extent[outer]);  // tile elements one row needs
+    // Streamed lines are ordered before whatever the thread does next, also when a user
+    // function's exception leaves the loop.
+    struct fence_when_streaming {
+        bool streaming;
+        ~fence_when_streaming() {
+            if (streaming) stream_fence();
+        }
+    } const fence{streaming};
     with_own_evaluator(shared, [&](Ev& ev) {
         alignas(64) T tile[periodic_chunk];
         for_each_row(loop, begin, end, [&](const shape_t<D>& idx, index_t j, index_t stop) {
@@ -298,7 +306,6 @@ template <class T, std::size_t D, class Ev>
             }
         });
     });
-    if (streaming) stream_fence();
 }
 
 /// The number of threads an assignment of `total` elements runs on: OpenMP's count
