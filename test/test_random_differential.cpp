@@ -1513,9 +1513,9 @@ void run_once(rng_t& g, stats& st, int variant) {
 // ============================================================== the driver
 
 // Each tree structure is a distinct static expression type: its evaluator is compiled
-// once per structure, and that dominates the build (about 1 s per structure with
-// g++ -O2, 2 s with clang++ -O2, 3 s and much memory under sanitizers with -g).
-// Optimized g++ builds use 28 structures (5 s each at -O3), optimized clang builds 20,
+// once per structure, and that dominates the build (about 5 s per structure with
+// g++ -O3, 2 s with clang++ -O2, 3 s and much memory under sanitizers with -g).
+// Optimized g++ builds use 28 structures, optimized clang builds 20,
 // sanitizer and unoptimized builds 10; the run count stays kRuns in every case (more
 // run-time variants per structure). Override with -DBSX_RANDOM_STRUCTURES=n.
 #if defined(__has_feature)
