@@ -41,6 +41,19 @@ void check_each(const bsx::array<T, 2>& r, F f) {
             if (r(i, j) != static_cast<T>(f(i, j))) BOOST_FAIL("element (" << i << ", " << j << ") differs");
 }
 
+/// Every element of `big` inside the window [i0, i1) x [j0, j1) equals f(i - i0, j - j0)
+/// and every element outside it is still 0.
+template <class T, class F>
+void check_window(const bsx::array<T, 2>& big, bsx::index_t i0, bsx::index_t i1, bsx::index_t j0, bsx::index_t j1,
+                  F f) {
+    for (bsx::index_t i = 0; i < big.extent(0); ++i)
+        for (bsx::index_t j = 0; j < big.extent(1); ++j) {
+            const bool inside = i >= i0 && i < i1 && j >= j0 && j < j1;
+            if (big(i, j) != (inside ? static_cast<T>(f(i - i0, j - j0)) : T(0)))
+                BOOST_FAIL("element (" << i << ", " << j << ") differs");
+        }
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(row_constant_operand_at_every_position) {
@@ -81,12 +94,7 @@ BOOST_AUTO_TEST_CASE(streaming_stores_into_misaligned_and_strided_rows) {
     // A window whose rows start at every alignment and do not merge into one.
     auto window = bsx::slice(big, bsx::range(1, 24), bsx::range(3, 206));
     window = a * b + 1.0;
-    for (bsx::index_t i = 0; i < 25; ++i)
-        for (bsx::index_t j = 0; j < 211; ++j) {
-            const bool inside = i >= 1 && i < 24 && j >= 3 && j < 206;
-            const double want = inside ? a(i - 1, j - 3) * b(i - 1, j - 3) + 1.0 : 0.0;
-            if (big(i, j) != want) BOOST_FAIL("element (" << i << ", " << j << ") differs");
-        }
+    check_window(big, 1, 24, 3, 206, [&](auto i, auto j) { return a(i, j) * b(i, j) + 1.0; });
     // Element types of every width, contiguous destinations.
     const auto p = random_matrix<std::int8_t>(19, 333, 8), q = random_matrix<std::int8_t>(19, 333, 9);
     bsx::array<std::int8_t, 2> s = p + q;
@@ -110,12 +118,7 @@ BOOST_AUTO_TEST_CASE(streaming_stores_from_the_tiled_paths) {
     bsx::array<double, 2> big = bsx::zeros<double>(41, 606);
     auto window = bsx::slice(big, bsx::all, bsx::range(1, 602));
     window = bsx::slice(wide, bsx::all, bsx::range(0, 1202, 2)) + 1.0;
-    for (bsx::index_t i = 0; i < 41; ++i)
-        for (bsx::index_t j = 0; j < 606; ++j) {
-            const bool inside = j >= 1 && j < 602;
-            const double want = inside ? wide(i, 2 * (j - 1)) + 1.0 : 0.0;
-            if (big(i, j) != want) BOOST_FAIL("element (" << i << ", " << j << ") differs");
-        }
+    check_window(big, 0, 41, 1, 602, [&](auto i, auto j) { return wide(i, 2 * j) + 1.0; });
     const auto small = random_matrix<float>(17, 1100, 16) / 256.0f;
     bsx::array<float, 2> e = bsx::exp(small);
     bsx::array<float, 2> every_other = bsx::zeros<float>(17, 2200);  // a strided destination: not streamed
