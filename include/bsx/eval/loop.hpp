@@ -42,9 +42,12 @@ struct operand_steps {
 /// Rows at most this long are folded into longer ones; it bounds the period tiles.
 inline constexpr index_t max_fold_period = BSX_CHUNK / 4;
 
-/// Chunk length when the only tiles are period tiles (filled once per row, so a longer
-/// chunk costs nothing and cuts the per-chunk overhead by four).
-inline constexpr index_t periodic_chunk = 4 * BSX_CHUNK;
+/// Chunk length when the only tiles are period tiles (filled once per row), streamed
+/// results or math results: longer than BSX_CHUNK halves the per-chunk overhead, but not
+/// much longer: with 8 KiB tiles the centroid case ((n, 3) minus a (3,)) ran 5-10 %
+/// slower than with 4 KiB ones, and with 32 KiB tiles 40 %, as the tiles crowd the lines
+/// the loop streams through out of L1.
+inline constexpr index_t periodic_chunk = 2 * BSX_CHUNK;
 
 /// Short rows (the pixels of an RGB image: rows of 3) would make per-row set-up dominate.
 /// Folds the next outer axis into the row while every operand either continues through
