@@ -549,4 +549,26 @@ BOOST_AUTO_TEST_CASE(reductions_propagate_the_exception) {
     }
 }
 
+// A math node (exp, sqrt, atan2, ...) evaluates its arguments into tiles before the
+// function runs: the exception must leave that step too, with the node at the root
+// (written straight into the destination, streamed when large), inside a larger node,
+// nested in another math node, or reduced. It used to call std::terminate.
+BOOST_AUTO_TEST_CASE(math_over_a_throwing_map_propagates_the_exception) {
+    std::vector<bsx::index_t> sizes = sizes_to_try;
+    sizes.push_back(bsx::index_t(BSX_STREAMING_THRESHOLD / sizeof(double)) + 5);
+    for (const bsx::index_t n : sizes) {
+        const bsx::array<double, 1> x = bsx::cast<double>(bsx::arange<int>(n));
+        const auto f = bsx::map(throwing_at{double(n / 2)}, x);
+        bsx::array<double, 1> r{1.0, 2.0, 3.0};
+        BOOST_CHECK_THROW(r = bsx::exp(f), user_error);
+        BOOST_TEST(fmt(r.shape()) == "(3,)");
+        BOOST_TEST((r(0) == 1.0 && r(1) == 2.0 && r(2) == 3.0));
+        bsx::array<double, 1> same(bsx::shape_t<1>{n}, 5.0);
+        BOOST_CHECK_THROW(same = bsx::sqrt(f), user_error);
+        BOOST_CHECK_THROW(same = bsx::atan2(x, f) * 2.0, user_error);
+        BOOST_CHECK_THROW(same = bsx::exp(bsx::sin(f)), user_error);
+        BOOST_CHECK_THROW((void)bsx::sum(bsx::sqrt(f)), user_error);
+    }
+}
+
 BOOST_AUTO_TEST_SUITE_END()

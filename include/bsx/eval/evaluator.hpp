@@ -222,6 +222,8 @@ struct children_sizes<boost::hana::tuple<C...>> {
     static constexpr std::size_t tile_bytes = (std::size_t{0} + ... + C::tile_bytes);
     static constexpr std::size_t leaf_count = (std::size_t{0} + ... + C::leaf_count);
     static constexpr bool has_math = (false || ... || bounded_chunks<C>);
+    /// Whether preparing a chunk cannot throw: only a math node over a user function may.
+    static constexpr bool prepare_never_throws = (noexcept(std::declval<C&>().prepare(0, 0)) && ...);
     /// How many memory leaves come before child i (leaves are numbered left to right).
     static constexpr std::array<std::size_t, sizeof...(C)> leaf_offset = [] {
         std::array<std::size_t, sizeof...(C)> offset{};
@@ -265,7 +267,7 @@ struct node_evaluator {
     void begin_row(const index_t* idx, std::size_t outer, index_t fill) noexcept {
         boost::hana::for_each(children, [&](auto& c) { c.begin_row(idx, outer, fill); });
     }
-    void prepare(index_t j0, index_t len) noexcept {
+    void prepare(index_t j0, index_t len) noexcept(children_sizes<Children>::prepare_never_throws) {
         boost::hana::for_each(children, [&](auto& c) { c.prepare(j0, len); });
     }
     static constexpr std::size_t leaf_count = children_sizes<Children>::leaf_count;

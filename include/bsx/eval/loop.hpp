@@ -266,12 +266,18 @@ void with_own_evaluator(const Ev& shared, F&& f) {
     f(ev);
 }
 
+/// Whether evaluator Ev computes its chunks into a unit-stride destination of T itself
+/// (a math node at the root: the function's results need no tile of their own).
+template <class Ev, class T>
+concept writes_into = requires(Ev& ev, T* out) { ev.write_into(out, index_t{}, index_t{}, bool{}); };
+
 /// Evaluates flattened elements [begin, end) of the loop nest into `dst`, `chunk`
 /// (at most periodic_chunk) elements at a time, giving up at the next chunk once `errors`
 /// (another thread's failure; null when serial) says so. With `streaming` (a unit-stride
 /// destination only), chunks are computed into a tile and written with streaming stores,
-/// which do not read the destination first. Kept out of line: the serial and the
-/// parallel call share one compiled copy of the kernel.
+/// which do not read the destination first. A math node at the root writes a unit-stride
+/// row itself (writes_into). Kept out of line: the serial and the parallel call share one
+/// compiled copy of the kernel.
 template <class T, std::size_t D, class Ev>
 [[gnu::noinline]] void run_range(const Ev& shared, T* dst, const shape_t<D>& dst_strides, const loop_shape<D>& loop,
                                  index_t chunk, bool streaming, index_t begin, index_t end,
@@ -296,6 +302,12 @@ template <class T, std::size_t D, class Ev>
             for (index_t c = j; c < stop; c += chunk) {
                 if (errors && errors->stopped()) return;
                 const index_t len = std::min(chunk, stop - c);
+                if constexpr (writes_into<Ev, T>) {
+                    if (dst_inner == 1) {
+                        ev.write_into(drow + c, c, len, streaming);
+                        continue;
+                    }
+                }
                 ev.prepare(c, len);
                 if (dst_inner == 1 && !streaming) {
                     run_chunk(ev.chunk_reader(), drow + c, len);

@@ -4,12 +4,15 @@
 // reader then reads the result, so every loop that consumes readers gets vector math.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <type_traits>
+#include <utility>
 
 #include <boost/hana/for_each.hpp>
 
 #include "../config.hpp"
+#include "../detail/streaming_store.hpp"
 #include "../detail/vector_math.hpp"
 #include "loop.hpp"
 
@@ -51,16 +54,29 @@ struct math_evaluator : Node {
         result = args + Arity * chunk_limit;
         return Node::attach_tiles(scratch + own_bytes);
     }
-    void prepare(index_t j0, index_t len) noexcept {
-        Node::prepare(j0, len);
-        R* arg = args;
-        boost::hana::for_each(this->children, [&](const auto& child) {
-            const auto reader = child.chunk_reader();
-            BSX_SIMD_LOOP
-            for (index_t j = 0; j < len; ++j) arg[j] = static_cast<R>(reader.load(j));
-            arg += chunk_limit;
-        });
-        decltype(Node::op)::kernels::run(result, len, args, args + (Arity - 1) * chunk_limit);
+    /// Whether evaluating the arguments cannot throw (no user function below that may).
+    static constexpr bool arguments_never_throw =
+        noexcept(std::declval<Node&>().prepare(0, 0))&& noexcept(std::declval<const Node&>().chunk_reader().load(0));
+
+    void prepare(index_t j0, index_t len) noexcept(arguments_never_throw) {
+        load_arguments(j0, len);
+        run_kernel(result, 0, len);
+    }
+    /// At the root of an assignment into a unit-stride row: the function's results go
+    /// straight into the destination `out` (elements j0.. of the row), with no result tile
+    /// and no copy pass. Streamed, sub-blocks are computed and streamed in turn, so that
+    /// the streaming stores drain while the next sub-block computes (a whole chunk computed
+    /// first and streamed after takes the sum of both times, not the larger). Sub-blocks
+    /// are whole vectors, so each element is computed in the same lane as in a tile.
+    void write_into(R* out, index_t j0, index_t len, bool streaming) noexcept(arguments_never_throw) {
+        load_arguments(j0, len);
+        if (!streaming) return run_kernel(out, 0, len);
+        constexpr index_t sub_block = 64;
+        for (index_t s = 0; s < len; s += sub_block) {
+            const index_t n = std::min(sub_block, len - s);
+            run_kernel(result + s, s, n);
+            stream_copy(out + s, result + s, std::size_t(n) * sizeof(R));
+        }
     }
 
     struct reader {
@@ -68,6 +84,28 @@ struct math_evaluator : Node {
         R load(index_t j) const noexcept { return q[j]; }
     };
     reader chunk_reader() const noexcept { return {result}; }
+
+private:
+    // A user function's exception passes through to the loop, which hands it to the
+    // caller; it must not leave a simd loop (OpenMP forbids it), so those run plainly.
+    void load_arguments(index_t j0, index_t len) noexcept(arguments_never_throw) {
+        Node::prepare(j0, len);
+        R* arg = args;
+        boost::hana::for_each(this->children, [&](const auto& child) {
+            const auto reader = child.chunk_reader();
+            if constexpr (noexcept(reader.load(0))) {
+                BSX_SIMD_LOOP
+                for (index_t j = 0; j < len; ++j) arg[j] = static_cast<R>(reader.load(j));
+            } else {
+                for (index_t j = 0; j < len; ++j) arg[j] = static_cast<R>(reader.load(j));
+            }
+            arg += chunk_limit;
+        });
+    }
+    /// The function on arguments [from, from + n) of the tiles, into out[0, n).
+    void run_kernel(R* out, index_t from, index_t n) noexcept {
+        decltype(Node::op)::kernels::run(out, n, args + from, args + (Arity - 1) * chunk_limit + from);
+    }
 };
 
 #if defined(__clang__)
