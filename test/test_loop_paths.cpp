@@ -106,8 +106,9 @@ BOOST_AUTO_TEST_CASE(streaming_stores_into_misaligned_and_strided_rows) {
 
 BOOST_AUTO_TEST_CASE(streaming_stores_from_the_tiled_paths) {
     // Rows of 3 folded into long rows read the centroid from a period tile; a strided
-    // operand goes through a gathered tile; exp through a math node's tiles. Each writes
-    // its chunks into a tile, then streams them out, into contiguous and offset rows.
+    // operand goes through a gathered tile; exp inside a node through a math node's
+    // tiles. Each writes its chunks into a tile, then streams them out, into contiguous
+    // and offset rows. exp at the root streams its own results, a sub-block at a time.
     const bsx::fixed_array<double, 3> centroid{1.5, -2.5, 0.5};
     for (const bsx::index_t n : {2001, 12001}) {  // 36003 elements: split across threads, mid-line
         const auto points = random_matrix<double>(n, 3, 14);
@@ -124,6 +125,11 @@ BOOST_AUTO_TEST_CASE(streaming_stores_from_the_tiled_paths) {
     bsx::array<float, 2> every_other = bsx::zeros<float>(17, 2200);  // a strided destination: not streamed
     bsx::slice(every_other, bsx::all, bsx::range(0, 2200, 2)) = bsx::exp(small);
     check_each(e, [&](auto i, auto j) { return every_other(i, 2 * j); });
+    bsx::array<float, 2> twice = bsx::exp(small) * 2.0f;
+    check_each(twice, [&](auto i, auto j) { return e(i, j) * 2.0f; });
+    bsx::array<float, 2> wider = bsx::zeros<float>(17, 1103);  // rows off the cache lines
+    bsx::slice(wider, bsx::all, bsx::range(3, 1103)) = bsx::exp(small);
+    check_window(wider, 0, 17, 3, 1103, [&](auto i, auto j) { return e(i, j); });
     BOOST_TEST(std::abs(e(16, 1099) - std::exp(small(16, 1099))) <= 1e-6f * e(16, 1099));
 }
 

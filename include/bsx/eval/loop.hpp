@@ -269,7 +269,7 @@ void with_own_evaluator(const Ev& shared, F&& f) {
 /// Whether evaluator Ev computes its chunks into a unit-stride destination of T itself
 /// (a math node at the root: the function's results need no tile of their own).
 template <class Ev, class T>
-concept writes_into = requires(Ev& ev, T* out) { ev.write_into(out, index_t{}, index_t{}, bool{}); };
+concept writes_into = requires(Ev& ev, T* out) { ev.write_chunk_into(out, index_t{}, index_t{}, bool{}); };
 
 /// Evaluates flattened elements [begin, end) of the loop nest into `dst`, `chunk`
 /// (at most periodic_chunk) elements at a time, giving up at the next chunk once `errors`
@@ -304,7 +304,7 @@ template <class T, std::size_t D, class Ev>
                 const index_t len = std::min(chunk, stop - c);
                 if constexpr (writes_into<Ev, T>) {
                     if (dst_inner == 1) {
-                        ev.write_into(drow + c, c, len, streaming);
+                        ev.write_chunk_into(drow + c, c, len, streaming);
                         continue;
                     }
                 }

@@ -1,11 +1,13 @@
 // bsx/eval/math_evaluator.hpp: binding a math node (exp, sin, pow, sqrt, ...) of float or
 // double result. Per chunk its arguments are evaluated into tiles and the function runs on
 // the whole chunk at once through the vector kernels (detail/vector_math.hpp); the node's
-// reader then reads the result, so every loop that consumes readers gets vector math.
+// reader then reads the result, so every loop that consumes readers gets vector math. At
+// the root of an assignment the results go straight into the destination.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 #include <utility>
 
@@ -56,7 +58,7 @@ struct math_evaluator : Node {
     }
     /// Whether evaluating the arguments cannot throw (no user function below that may).
     static constexpr bool arguments_never_throw =
-        noexcept(std::declval<Node&>().prepare(0, 0))&& noexcept(std::declval<const Node&>().chunk_reader().load(0));
+        (noexcept(std::declval<Node&>().prepare(0, 0))&& noexcept(std::declval<const Node&>().chunk_reader().load(0)));
 
     void prepare(index_t j0, index_t len) noexcept(arguments_never_throw) {
         load_arguments(j0, len);
@@ -67,13 +69,16 @@ struct math_evaluator : Node {
     /// and no copy pass. Streamed, sub-blocks are computed and streamed in turn, so that
     /// the streaming stores drain while the next sub-block computes (a whole chunk computed
     /// first and streamed after takes the sum of both times, not the larger). Sub-blocks
-    /// are whole vectors, so each element is computed in the same lane as in a tile.
-    void write_into(R* out, index_t j0, index_t len, bool streaming) noexcept(arguments_never_throw) {
+    /// end where the destination's address is a multiple of 64 elements, so that each
+    /// streams whole cache lines; they may start anywhere, since an element's value never
+    /// depends on where in a block it falls (vector_math.hpp).
+    void write_chunk_into(R* out, index_t j0, index_t len, bool streaming) noexcept(arguments_never_throw) {
         load_arguments(j0, len);
         if (!streaming) return run_kernel(out, 0, len);
         constexpr index_t sub_block = 64;
-        for (index_t s = 0; s < len; s += sub_block) {
-            const index_t n = std::min(sub_block, len - s);
+        for (index_t s = 0, n = 0; s < len; s += n) {
+            const auto at = index_t(reinterpret_cast<std::uintptr_t>(out + s) / sizeof(R) % sub_block);
+            n = std::min(sub_block - at, len - s);
             run_kernel(result + s, s, n);
             stream_copy(out + s, result + s, std::size_t(n) * sizeof(R));
         }

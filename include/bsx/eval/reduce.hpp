@@ -554,7 +554,7 @@ void reduce_expression(const E& e, std::size_t axis, reduced_t<Op, E>* out, bool
             const auto loop = coalesce<N>(space, all);
             // Order-free reductions need no chunk boundaries: operands read in place take
             // chunks 8 times longer, which cuts the per-chunk cost of byte-sized elements.
-            bool in_place = order_free<A> && !bounded_chunks<decltype(ev)>;  // math tiles hold 1024
+            bool in_place = order_free<A> && !bounded_chunks<decltype(ev)>;  // math tiles bound chunks
             for (const auto* leaf : leaves) in_place &= leaf->stride[loop.nd - 1] == 1 && leaf->period == 0;
             reduce_outputs<Op, A>(ev, loop, outputs, m, in_place ? 64 * BSX_CHUNK : BSX_CHUNK, out);
         }
