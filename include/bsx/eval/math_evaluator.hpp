@@ -58,7 +58,7 @@ struct math_evaluator : Node {
     }
     /// Whether evaluating the arguments cannot throw (no user function below that may).
     static constexpr bool arguments_never_throw =
-        (noexcept(std::declval<Node&>().prepare(0, 0))&& noexcept(std::declval<const Node&>().chunk_reader().load(0)));
+        noexcept(std::declval<Node&>().prepare(0, 0), std::declval<const Node&>().chunk_reader().load(0));
 
     void prepare(index_t j0, index_t len) noexcept(arguments_never_throw) {
         load_arguments(j0, len);
@@ -91,19 +91,13 @@ struct math_evaluator : Node {
     reader chunk_reader() const noexcept { return {result}; }
 
 private:
-    // A user function's exception passes through to the loop, which hands it to the
-    // caller; it must not leave a simd loop (OpenMP forbids it), so those run plainly.
+    // write_chunk passes a user function's exception on to the loop, which hands it to
+    // the caller (such readers run without the simd pragma).
     void load_arguments(index_t j0, index_t len) noexcept(arguments_never_throw) {
         Node::prepare(j0, len);
         R* arg = args;
         boost::hana::for_each(this->children, [&](const auto& child) {
-            const auto reader = child.chunk_reader();
-            if constexpr (noexcept(reader.load(0))) {
-                BSX_SIMD_LOOP
-                for (index_t j = 0; j < len; ++j) arg[j] = static_cast<R>(reader.load(j));
-            } else {
-                for (index_t j = 0; j < len; ++j) arg[j] = static_cast<R>(reader.load(j));
-            }
+            write_chunk(child.chunk_reader(), arg, len);
             arg += chunk_limit;
         });
     }
