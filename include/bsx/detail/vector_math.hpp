@@ -61,42 +61,60 @@ inline isa host_isa() noexcept {
 // their attributes as template arguments, hence the macro). The tail is padded into one
 // more vector, never computed by other code, so an element's value does not depend on
 // where in a block it falls. The output must not overlap the inputs.
-#define BSX_VECTOR_MATH_BLOCK(ISA, TARGET, T, V)                                                   \
-    template <int Arity, auto F>                                                                   \
-    [[gnu::target(TARGET)]] void block_##ISA(T* out, index_t n, const T* x, const T* y) noexcept { \
-        constexpr index_t lanes = sizeof(V) / sizeof(T);                                           \
-        V a, b, r;                                                                                 \
-        index_t i = 0;                                                                             \
-        for (; i + lanes <= n; i += lanes) {                                                       \
-            std::memcpy(&a, x + i, sizeof a);                                                      \
-            if constexpr (Arity == 2) {                                                            \
-                std::memcpy(&b, y + i, sizeof b);                                                  \
-                r = F(a, b);                                                                       \
-            } else {                                                                               \
-                r = F(a);                                                                          \
-            }                                                                                      \
-            std::memcpy(out + i, &r, sizeof r);                                                    \
-        }                                                                                          \
-        if (i == n) return;                                                                        \
-        T pad_x[lanes] = {}, pad_y[lanes] = {};                                                    \
-        std::memcpy(pad_x, x + i, std::size_t(n - i) * sizeof(T));                                 \
-        std::memcpy(&a, pad_x, sizeof a);                                                          \
-        if constexpr (Arity == 2) {                                                                \
-            std::memcpy(pad_y, y + i, std::size_t(n - i) * sizeof(T));                             \
-            std::memcpy(&b, pad_y, sizeof b);                                                      \
-            r = F(a, b);                                                                           \
-        } else {                                                                                   \
-            r = F(a);                                                                              \
-        }                                                                                          \
-        std::memcpy(pad_x, &r, sizeof r);                                                          \
-        std::memcpy(out + i, pad_x, std::size_t(n - i) * sizeof(T));                               \
+//
+// CheckOverflow: the kernel returns whether some result may be infinite although its
+// arguments are finite (see redo_early_overflows): it adds r - r of every result vector
+// into one vector, which turns NaN for good once a result is infinite or NaN. That costs
+// an add per vector, where a mask of the lanes (kmov after the call) ran at half speed
+// on AVX-512 and a second pass over the results costs 15 %. `stream`: whole vectors
+// are written with streaming stores (out must then be aligned to 64 bytes), so a large
+// destination is not read first, and the stores drain while the next vectors compute.
+#define BSX_VECTOR_MATH_BLOCK(ISA, TARGET, T, V, STREAM)                                            \
+    template <int Arity, auto F, bool CheckOverflow>                                                \
+    [[gnu::target(TARGET)]] bool block_##ISA(T* out, index_t n, const T* x, const T* y,             \
+                                             bool stream) noexcept {                                \
+        constexpr index_t lanes = sizeof(V) / sizeof(T);                                            \
+        V a, b, r, not_finite{};                                                                    \
+        index_t i = 0;                                                                              \
+        for (; i + lanes <= n; i += lanes) {                                                        \
+            std::memcpy(&a, x + i, sizeof a);                                                       \
+            if constexpr (Arity == 2) {                                                             \
+                std::memcpy(&b, y + i, sizeof b);                                                   \
+                r = F(a, b);                                                                        \
+            } else {                                                                                \
+                r = F(a);                                                                           \
+            }                                                                                       \
+            if constexpr (CheckOverflow) not_finite += r - r;                                       \
+            if (stream)                                                                             \
+                STREAM(out + i, r);                                                                 \
+            else                                                                                    \
+                std::memcpy(out + i, &r, sizeof r);                                                 \
+        }                                                                                           \
+        if (i < n) {                                                                                \
+            T pad_x[lanes] = {}, pad_y[lanes] = {};                                                 \
+            std::memcpy(pad_x, x + i, std::size_t(n - i) * sizeof(T));                              \
+            std::memcpy(&a, pad_x, sizeof a);                                                       \
+            if constexpr (Arity == 2) {                                                             \
+                std::memcpy(pad_y, y + i, std::size_t(n - i) * sizeof(T));                          \
+                std::memcpy(&b, pad_y, sizeof b);                                                   \
+                r = F(a, b);                                                                        \
+            } else {                                                                                \
+                r = F(a);                                                                           \
+            }                                                                                       \
+            if constexpr (CheckOverflow) not_finite += r - r;                                       \
+            std::memcpy(pad_x, &r, sizeof r);                                                       \
+            std::memcpy(out + i, pad_x, std::size_t(n - i) * sizeof(T));                            \
+        }                                                                                           \
+        bool any = false;                                                                           \
+        for (index_t k = 0; k < lanes; ++k) any |= not_finite[k] != 0;                              \
+        return any;                                                                                 \
     }
-BSX_VECTOR_MATH_BLOCK(avx512, "avx512f", double, __m512d)
-BSX_VECTOR_MATH_BLOCK(avx512, "avx512f", float, __m512)
-BSX_VECTOR_MATH_BLOCK(avx2, "avx2,fma", double, __m256d)
-BSX_VECTOR_MATH_BLOCK(avx2, "avx2,fma", float, __m256)
-BSX_VECTOR_MATH_BLOCK(sse2, "sse2", double, __m128d)
-BSX_VECTOR_MATH_BLOCK(sse2, "sse2", float, __m128)
+BSX_VECTOR_MATH_BLOCK(avx512, "avx512f", double, __m512d, _mm512_stream_pd)
+BSX_VECTOR_MATH_BLOCK(avx512, "avx512f", float, __m512, _mm512_stream_ps)
+BSX_VECTOR_MATH_BLOCK(avx2, "avx2,fma", double, __m256d, _mm256_stream_pd)
+BSX_VECTOR_MATH_BLOCK(avx2, "avx2,fma", float, __m256, _mm256_stream_ps)
+BSX_VECTOR_MATH_BLOCK(sse2, "sse2", double, __m128d, _mm_stream_pd)
+BSX_VECTOR_MATH_BLOCK(sse2, "sse2", float, __m128, _mm_stream_ps)
 #undef BSX_VECTOR_MATH_BLOCK
 
 /// The widest library entry point this translation unit can call. clang (14) passes vectors
@@ -112,18 +130,19 @@ BSX_VECTOR_MATH_BLOCK(sse2, "sse2", float, __m128)
 
 /// Runs the kernel of the host's instruction set on n elements (of x, and y if Arity is 2);
 /// `Library`: the kernels call an external library, rather than inline instructions.
-template <int Arity, bool Library, auto F512, auto F256, auto F128, class T>
-void dispatch(T* out, index_t n, const T* x, const T* y) noexcept {
+/// Returns what the kernel returns (CheckOverflow).
+template <int Arity, bool Library, bool CheckOverflow, auto F512, auto F256, auto F128, class T>
+bool dispatch(T* out, index_t n, const T* x, const T* y, bool stream) noexcept {
     const isa target = Library ? std::min(host_isa(), BSX_VECTOR_MATH_LIBRARY_ISA) : host_isa();
     switch (target) {
         case isa::avx512:
-            return block_avx512<Arity, F512>(out, n, x, y);
+            return block_avx512<Arity, F512, CheckOverflow>(out, n, x, y, stream);
         case isa::avx2:
-            return block_avx2<Arity, F256>(out, n, x, y);
+            return block_avx2<Arity, F256, CheckOverflow>(out, n, x, y, stream);
         case isa::sse2:
             break;
     }
-    block_sse2<Arity, F128>(out, n, x, y);
+    return block_sse2<Arity, F128, CheckOverflow>(out, n, x, y, stream);
 }
 #undef BSX_VECTOR_MATH_LIBRARY_ISA
 
@@ -141,11 +160,11 @@ struct sqrt {
     static auto libm(A a) {
         return std::sqrt(a);
     }
-    static void run(double* out, index_t n, const double* x, const double*) noexcept {
-        dispatch<1, false, sqrt_pd8, sqrt_pd4, sqrt_pd2>(out, n, x, x);
+    static void run(double* out, index_t n, const double* x, const double*, bool stream = false) noexcept {
+        dispatch<1, false, false, sqrt_pd8, sqrt_pd4, sqrt_pd2>(out, n, x, x, stream);
     }
-    static void run(float* out, index_t n, const float* x, const float*) noexcept {
-        dispatch<1, false, sqrt_ps16, sqrt_ps8, sqrt_ps4>(out, n, x, x);
+    static void run(float* out, index_t n, const float* x, const float*, bool stream = false) noexcept {
+        dispatch<1, false, false, sqrt_ps16, sqrt_ps8, sqrt_ps4>(out, n, x, x, stream);
     }
 };
 
@@ -170,18 +189,11 @@ struct sqrt {
 /// SLEEF overflows to infinity a little early for some results near the largest finite
 /// value (exp at log(max), pow(max, 1), sinh and cosh between log(max) and log(2 max),
 /// float log1p above 1e38). Elements with an infinite result from finite arguments, which
-/// are rare, are recomputed by libm: a rule on the element's value alone, so its bits
-/// still do not depend on where it falls.
+/// are rare (the kernel says whether a block has any), are recomputed by libm: a rule on
+/// the element's value alone, so its bits still do not depend on where it falls.
 template <class K, class T>
 void redo_early_overflows(T* out, index_t n, const T* x, const T* y) noexcept {
     constexpr T inf = std::numeric_limits<T>::infinity();
-    unsigned any = 0;  // (an unsigned or-reduction: one the compilers vectorize)
-#if defined(_OPENMP)
-#pragma omp simd reduction(| : any)
-#endif
-    for (index_t i = 0; i < n; ++i)
-        any |= unsigned(std::fabs(out[i]) == inf) & unsigned(std::fabs(x[i]) < inf) & unsigned(std::fabs(y[i]) < inf);
-    if (any == 0) return;
     for (index_t i = 0; i < n; ++i) {
         if (std::fabs(out[i]) != inf || std::fabs(x[i]) == inf || std::fabs(y[i]) == inf) continue;
         if constexpr (requires { K::libm(x[i], y[i]); })
@@ -193,71 +205,71 @@ void redo_early_overflows(T* out, index_t n, const T* x, const T* y) noexcept {
 
 /// A function of one argument from SLEEF at accuracy ULP (u10: 1.0 ulp, u35: 3.5 ulp), with
 /// the bound bsx states; FIX: whether its early overflows are redone.
-#define BSX_SLEEF_UNARY(NAME, ULP, BOUND, FIX)                                                          \
-    BSX_SLEEF_DECLARE_AVX512(__m512d, Sleef_finz_##NAME##d8_##ULP##avx512f, (__m512d))                  \
-    BSX_SLEEF_DECLARE_AVX512(__m512, Sleef_finz_##NAME##f16_##ULP##avx512f, (__m512))                   \
-    BSX_SLEEF_DECLARE_AVX2(__m256d, Sleef_finz_##NAME##d4_##ULP##avx2, (__m256d))                       \
-    BSX_SLEEF_DECLARE_AVX2(__m256, Sleef_finz_##NAME##f8_##ULP##avx2, (__m256))                         \
-    struct NAME {                                                                                       \
-        static constexpr double max_ulp = BOUND;                                                        \
-        template <class A>                                                                              \
-        static auto libm(A a) {                                                                         \
-            return std::NAME(a);                                                                        \
-        }                                                                                               \
-        static void run(double* out, index_t n, const double* x, const double*) noexcept {              \
-            dispatch<1, true, Sleef_finz_##NAME##d8_##ULP##avx512f, Sleef_finz_##NAME##d4_##ULP##avx2,  \
-                     Sleef_cinz_##NAME##d2_##ULP##sse2>(out, n, x, x);                                  \
-            if constexpr (FIX) redo_early_overflows<NAME>(out, n, x, x);                                \
-        }                                                                                               \
-        static void run(float* out, index_t n, const float* x, const float*) noexcept {                 \
-            dispatch<1, true, Sleef_finz_##NAME##f16_##ULP##avx512f, Sleef_finz_##NAME##f8_##ULP##avx2, \
-                     Sleef_cinz_##NAME##f4_##ULP##sse2>(out, n, x, x);                                  \
-            if constexpr (FIX) redo_early_overflows<NAME>(out, n, x, x);                                \
-        }                                                                                               \
+#define BSX_SLEEF_UNARY(NAME, ULP, BOUND, FIX)                                                                   \
+    BSX_SLEEF_DECLARE_AVX512(__m512d, Sleef_finz_##NAME##d8_##ULP##avx512f, (__m512d))                           \
+    BSX_SLEEF_DECLARE_AVX512(__m512, Sleef_finz_##NAME##f16_##ULP##avx512f, (__m512))                            \
+    BSX_SLEEF_DECLARE_AVX2(__m256d, Sleef_finz_##NAME##d4_##ULP##avx2, (__m256d))                                \
+    BSX_SLEEF_DECLARE_AVX2(__m256, Sleef_finz_##NAME##f8_##ULP##avx2, (__m256))                                  \
+    struct NAME {                                                                                                \
+        static constexpr double max_ulp = BOUND;                                                                 \
+        template <class A>                                                                                       \
+        static auto libm(A a) {                                                                                  \
+            return std::NAME(a);                                                                                 \
+        }                                                                                                        \
+        static void run(double* out, index_t n, const double* x, const double*, bool stream = false) noexcept {  \
+            if (dispatch<1, true, FIX, Sleef_finz_##NAME##d8_##ULP##avx512f, Sleef_finz_##NAME##d4_##ULP##avx2,  \
+                         Sleef_cinz_##NAME##d2_##ULP##sse2>(out, n, x, x, stream))                               \
+                redo_early_overflows<NAME>(out, n, x, x);                                                        \
+        }                                                                                                        \
+        static void run(float* out, index_t n, const float* x, const float*, bool stream = false) noexcept {     \
+            if (dispatch<1, true, FIX, Sleef_finz_##NAME##f16_##ULP##avx512f, Sleef_finz_##NAME##f8_##ULP##avx2, \
+                         Sleef_cinz_##NAME##f4_##ULP##sse2>(out, n, x, x, stream))                               \
+                redo_early_overflows<NAME>(out, n, x, x);                                                        \
+        }                                                                                                        \
     };
-#define BSX_SLEEF_BINARY(NAME, ULP, BOUND, FIX)                                                         \
-    BSX_SLEEF_DECLARE_AVX512(__m512d, Sleef_finz_##NAME##d8_##ULP##avx512f, (__m512d, __m512d))         \
-    BSX_SLEEF_DECLARE_AVX512(__m512, Sleef_finz_##NAME##f16_##ULP##avx512f, (__m512, __m512))           \
-    BSX_SLEEF_DECLARE_AVX2(__m256d, Sleef_finz_##NAME##d4_##ULP##avx2, (__m256d, __m256d))              \
-    BSX_SLEEF_DECLARE_AVX2(__m256, Sleef_finz_##NAME##f8_##ULP##avx2, (__m256, __m256))                 \
-    struct NAME {                                                                                       \
-        static constexpr double max_ulp = BOUND;                                                        \
-        template <class A, class B>                                                                     \
-        static auto libm(A a, B b) {                                                                    \
-            return std::NAME(a, b);                                                                     \
-        }                                                                                               \
-        static void run(double* out, index_t n, const double* x, const double* y) noexcept {            \
-            dispatch<2, true, Sleef_finz_##NAME##d8_##ULP##avx512f, Sleef_finz_##NAME##d4_##ULP##avx2,  \
-                     Sleef_cinz_##NAME##d2_##ULP##sse2>(out, n, x, y);                                  \
-            if constexpr (FIX) redo_early_overflows<NAME>(out, n, x, y);                                \
-        }                                                                                               \
-        static void run(float* out, index_t n, const float* x, const float* y) noexcept {               \
-            dispatch<2, true, Sleef_finz_##NAME##f16_##ULP##avx512f, Sleef_finz_##NAME##f8_##ULP##avx2, \
-                     Sleef_cinz_##NAME##f4_##ULP##sse2>(out, n, x, y);                                  \
-            if constexpr (FIX) redo_early_overflows<NAME>(out, n, x, y);                                \
-        }                                                                                               \
+#define BSX_SLEEF_BINARY(NAME, ULP, BOUND, FIX)                                                                   \
+    BSX_SLEEF_DECLARE_AVX512(__m512d, Sleef_finz_##NAME##d8_##ULP##avx512f, (__m512d, __m512d))                   \
+    BSX_SLEEF_DECLARE_AVX512(__m512, Sleef_finz_##NAME##f16_##ULP##avx512f, (__m512, __m512))                     \
+    BSX_SLEEF_DECLARE_AVX2(__m256d, Sleef_finz_##NAME##d4_##ULP##avx2, (__m256d, __m256d))                        \
+    BSX_SLEEF_DECLARE_AVX2(__m256, Sleef_finz_##NAME##f8_##ULP##avx2, (__m256, __m256))                           \
+    struct NAME {                                                                                                 \
+        static constexpr double max_ulp = BOUND;                                                                  \
+        template <class A, class B>                                                                               \
+        static auto libm(A a, B b) {                                                                              \
+            return std::NAME(a, b);                                                                               \
+        }                                                                                                         \
+        static void run(double* out, index_t n, const double* x, const double* y, bool stream = false) noexcept { \
+            if (dispatch<2, true, FIX, Sleef_finz_##NAME##d8_##ULP##avx512f, Sleef_finz_##NAME##d4_##ULP##avx2,   \
+                         Sleef_cinz_##NAME##d2_##ULP##sse2>(out, n, x, y, stream))                                \
+                redo_early_overflows<NAME>(out, n, x, y);                                                         \
+        }                                                                                                         \
+        static void run(float* out, index_t n, const float* x, const float* y, bool stream = false) noexcept {    \
+            if (dispatch<2, true, FIX, Sleef_finz_##NAME##f16_##ULP##avx512f, Sleef_finz_##NAME##f8_##ULP##avx2,  \
+                         Sleef_cinz_##NAME##f4_##ULP##sse2>(out, n, x, y, stream))                                \
+                redo_early_overflows<NAME>(out, n, x, y);                                                         \
+        }                                                                                                         \
     };
 
 #else  // scalar libm
 
 /// A function of one or two arguments from libm, element by element.
-#define BSX_LIBM_FUNCTION(NAME, BOUND)                                        \
-    struct NAME {                                                             \
-        static constexpr double max_ulp = BOUND;                              \
-        template <class... A>                                                 \
-        static auto libm(A... a) {                                            \
-            return std::NAME(a...);                                           \
-        }                                                                     \
-        template <class T>                                                    \
-        static void run(T* out, index_t n, const T* x, const T* y) noexcept { \
-            (void)y;                                                          \
-            for (index_t i = 0; i < n; ++i) {                                 \
-                if constexpr (requires { std::NAME(x[i], y[i]); })            \
-                    out[i] = std::NAME(x[i], y[i]);                           \
-                else                                                          \
-                    out[i] = std::NAME(x[i]);                                 \
-            }                                                                 \
-        }                                                                     \
+#define BSX_LIBM_FUNCTION(NAME, BOUND)                                                      \
+    struct NAME {                                                                           \
+        static constexpr double max_ulp = BOUND;                                            \
+        template <class... A>                                                               \
+        static auto libm(A... a) {                                                          \
+            return std::NAME(a...);                                                         \
+        }                                                                                   \
+        template <class T>                                                                  \
+        static void run(T* out, index_t n, const T* x, const T* y, bool = false) noexcept { \
+            (void)y;                                                                        \
+            for (index_t i = 0; i < n; ++i) {                                               \
+                if constexpr (requires { std::NAME(x[i], y[i]); })                          \
+                    out[i] = std::NAME(x[i], y[i]);                                         \
+                else                                                                        \
+                    out[i] = std::NAME(x[i]);                                               \
+            }                                                                               \
+        }                                                                                   \
     };
 #define BSX_SLEEF_UNARY(NAME, ULP, BOUND, FIX) BSX_LIBM_FUNCTION(NAME, BOUND)
 #define BSX_SLEEF_BINARY(NAME, ULP, BOUND, FIX) BSX_LIBM_FUNCTION(NAME, BOUND)

@@ -110,6 +110,7 @@ struct leaf_evaluator {
                 return q[j];
         }
         void next_row() noexcept { q += next; }
+        const T* data() const noexcept { return q; }
     };
     reader chunk_reader() const noexcept { return {q}; }
     /// A row-constant operand in a whole-row run: its value, read when the row starts

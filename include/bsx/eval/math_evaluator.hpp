@@ -1,11 +1,13 @@
 // bsx/eval/math_evaluator.hpp: binding a math node (exp, sin, pow, sqrt, ...) of float or
-// double result. Per chunk its arguments are evaluated into tiles and the function runs on
-// the whole chunk at once through the vector kernels (detail/vector_math.hpp); the node's
-// reader then reads the result, so every loop that consumes readers gets vector math. At
-// the root of an assignment the results go straight into the destination.
+// double result. Per chunk its arguments are evaluated into tiles (or read where they lie,
+// when already contiguous) and the function runs on the whole chunk at once through the
+// vector kernels (detail/vector_math.hpp); the node's reader then reads the result, so
+// every loop that consumes readers gets vector math. At the root of an assignment the
+// results go straight into the destination.
 #pragma once
 
 #include <algorithm>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -14,7 +16,6 @@
 #include <boost/hana/for_each.hpp>
 
 #include "../config.hpp"
-#include "../detail/streaming_store.hpp"
 #include "../detail/vector_math.hpp"
 #include "loop.hpp"
 
@@ -23,6 +24,13 @@ namespace bsx::detail {
 /// Ops whose nodes are computed a block at a time when they produce R.
 template <class Op, class R>
 concept vector_math_op = requires { typename Op::kernels; } && vmath::vector_element<R>;
+
+/// A reader whose elements lie one after another in memory: load(j) is data()[j] for the
+/// chunk just prepared. A math node hands such an argument to its kernel as it is.
+template <class Reader, class R>
+concept contiguous_reader = requires(const Reader r) {
+    { r.data() } -> std::same_as<const R*>;
+};
 
 /// Whether evaluator Ev holds a math node, whose tiles bound the chunk length.
 template <class Ev>
@@ -48,8 +56,9 @@ struct math_evaluator : Node {
     static constexpr bool has_math = true;
     static constexpr std::size_t own_bytes = ((Arity + 1) * chunk_limit * sizeof(R) + 63) / 64 * 64;
     static constexpr std::size_t tile_bytes = Node::tile_bytes + own_bytes;
-    R* args = nullptr;    // Arity tiles of chunk_limit arguments
-    R* result = nullptr;  // and one for the results
+    R* args = nullptr;           // Arity tiles of chunk_limit arguments
+    R* result = nullptr;         // and one for the results
+    const R* argument[Arity]{};  // where the kernel reads each argument of this chunk
 
     std::byte* attach_tiles(std::byte* scratch) noexcept {
         args = reinterpret_cast<R*>(scratch);
@@ -61,49 +70,59 @@ struct math_evaluator : Node {
         noexcept(std::declval<Node&>().prepare(0, 0), std::declval<const Node&>().chunk_reader().load(0));
 
     void prepare(index_t j0, index_t len) noexcept(arguments_never_throw) {
-        load_arguments(j0, len);
-        run_kernel(result, 0, len);
+        load_arguments(j0, len, false);
+        run_kernel(result, 0, len, false);
     }
     /// At the root of an assignment into a unit-stride row: the function's results go
     /// straight into the destination `out` (elements j0.. of the row), with no result tile
-    /// and no copy pass. Streamed, sub-blocks are computed and streamed in turn, so that
-    /// the streaming stores drain while the next sub-block computes (a whole chunk computed
-    /// first and streamed after takes the sum of both times, not the larger). Sub-blocks
-    /// end where the destination's address is a multiple of 64 elements, so that each
-    /// streams whole cache lines; they may start anywhere, since an element's value never
-    /// depends on where in a block it falls (vector_math.hpp).
+    /// and no copy pass. Streamed, the kernel streams each vector as it is computed, so
+    /// the stores drain while the next vectors compute (a chunk computed first and
+    /// streamed after takes the sum of both times, not the larger); the elements before
+    /// out's first 64-byte boundary take ordinary stores. Splitting the chunk there changes
+    /// no bits: an element's value never depends on where in a block it falls.
     void write_chunk_into(R* out, index_t j0, index_t len, bool streaming) noexcept(arguments_never_throw) {
-        load_arguments(j0, len);
-        if (!streaming) return run_kernel(out, 0, len);
-        constexpr index_t sub_block = 64;
-        for (index_t s = 0, n = 0; s < len; s += n) {
-            const auto at = index_t(reinterpret_cast<std::uintptr_t>(out + s) / sizeof(R) % sub_block);
-            n = std::min(sub_block - at, len - s);
-            run_kernel(result + s, s, n);
-            stream_copy(out + s, result + s, std::size_t(n) * sizeof(R));
-        }
+        // Arguments that read the destination itself are copied: the kernel's output must
+        // not overlap its inputs.
+        load_arguments(j0, len, this->reads_memory_of_destination());
+        if (!streaming) return run_kernel(out, 0, len, false);
+        const auto misaligned = index_t(reinterpret_cast<std::uintptr_t>(out) % 64 / sizeof(R));
+        const index_t head = misaligned == 0 ? 0 : std::min(len, index_t(64 / sizeof(R)) - misaligned);
+        if (head > 0) run_kernel(out, 0, head, false);
+        run_kernel(out + head, head, len - head, true);
     }
 
     struct reader {
         const R* q;
         R load(index_t j) const noexcept { return q[j]; }
+        const R* data() const noexcept { return q; }
     };
     reader chunk_reader() const noexcept { return {result}; }
 
 private:
     // write_chunk passes a user function's exception on to the loop, which hands it to
     // the caller (such readers run without the simd pragma).
-    void load_arguments(index_t j0, index_t len) noexcept(arguments_never_throw) {
+    // An argument already in memory of type R (an array's row, a nested math node's
+    // results) is read where it is, unless `copy_all`; the others are evaluated into tiles.
+    void load_arguments(index_t j0, index_t len, bool copy_all) noexcept(arguments_never_throw) {
         Node::prepare(j0, len);
-        R* arg = args;
+        std::size_t k = 0;
         boost::hana::for_each(this->children, [&](const auto& child) {
-            write_chunk(child.chunk_reader(), arg, len);
-            arg += chunk_limit;
+            const auto reader = child.chunk_reader();
+            if constexpr (contiguous_reader<decltype(reader), R>) {
+                if (!copy_all) {
+                    argument[k++] = reader.data();
+                    return;
+                }
+            }
+            R* tile = args + k * chunk_limit;
+            write_chunk(reader, tile, len);
+            argument[k++] = tile;
         });
     }
-    /// The function on arguments [from, from + n) of the tiles, into out[0, n).
-    void run_kernel(R* out, index_t from, index_t n) noexcept {
-        decltype(Node::op)::kernels::run(out, n, args + from, args + (Arity - 1) * chunk_limit + from);
+    /// The function on arguments [from, from + n) into out[0, n); `stream`: out is
+    /// 64-byte aligned and written with streaming stores.
+    void run_kernel(R* out, index_t from, index_t n, bool stream) noexcept {
+        decltype(Node::op)::kernels::run(out, n, argument[0] + from, argument[Arity - 1] + from, stream);
     }
 };
 
