@@ -251,7 +251,8 @@ void check_all() {
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(accuracy_double) {
-    BOOST_TEST_MESSAGE("math functions from " << (vmath::uses_sleef ? "SLEEF" : "libm"));
+    BOOST_TEST_MESSAGE("math functions from " << (vmath::uses_sleef ? "SLEEF" : "libm")
+                                              << (vmath::uses_mvec ? " and libmvec" : ""));
     check_all<double>();
 }
 BOOST_AUTO_TEST_CASE(accuracy_float) { check_all<float>(); }

@@ -140,6 +140,8 @@ struct shifted_reader {
     index_t shift;
     auto load(index_t j) const noexcept(noexcept(reader.load(0))) { return reader.load(shift + j); }
 };
+template <class Reader>
+shifted_reader(Reader, index_t) -> shifted_reader<Reader>;  // (clang 14 deduces no aggregates)
 
 /// One chunk reduced to one value (the inner traversal).
 template <class Op, class A, class Reader>
