@@ -54,6 +54,13 @@ inline constexpr bool order_free = std::is_integral_v<A>;
 template <class Op>
 concept selects_an_operand = Op::selects_an_operand;
 
+/// Whether a block may be folded without the tree: its lanes run through the whole block.
+/// Integers combine exactly; min and max return one of their operands, so any grouping
+/// gives the same value (only which of -0 and +0, or of two NaNs, may change with the
+/// traversal; blocks stay as they are, so never with the thread count).
+template <class Op, class A>
+inline constexpr bool tree_free = order_free<A> || selects_an_operand<Op>;
+
 /// A reduction with an absorbing element (all: false, any: true) may stop reading once a
 /// partial result equals it: nothing read afterwards could change the answer.
 template <class Op>
@@ -228,7 +235,7 @@ void combine_halving(index_t first, index_t count, A* out, A* scratch, index_t w
 
 /// Reduces flattened elements [begin, end) of a bound loop nest (one block): chunks
 /// start at `begin` and stop at the end of each loop row. Chunks are BSX_CHUNK long (the
-/// tree's) unless order is free and every operand is read in place (`chunk`). Stops
+/// tree's) unless the block needs no tree and every operand is read in place (`chunk`). Stops
 /// early, with the absorbing value, once the lanes reach it or another thread has
 /// (`decided`).
 template <class Op, class A, class Ev, std::size_t D>
@@ -236,12 +243,12 @@ A reduce_block(Ev& ev, const loop_shape<D>& loop, index_t begin, index_t end, in
                std::atomic<bool>* decided) {
     // A math node computes its results a tile (periodic_chunk) at a time: several chunks
     // of the tree per call, which halves what each call costs per element.
-    constexpr index_t per_prepare = bounded_chunks<Ev> && !order_free<A> ? periodic_chunk / BSX_CHUNK : 1;
+    constexpr index_t per_prepare = bounded_chunks<Ev> && !tree_free<Op, A> ? periodic_chunk / BSX_CHUNK : 1;
     const std::size_t outer = loop.nd - 1;
     const index_t fill = std::min<index_t>(chunk * per_prepare, loop.extent[outer]);
     A storage[pairwise_stream<Op, A>::max_slots];
     pairwise_stream<Op, A> stream(storage, 1);
-    // Order-free accumulators need no tree: their lanes run through the whole block.
+    // Without a tree (tree_free) the lanes run through the whole block.
     alignas(64) A lane[chunk_lanes<A>];
     std::fill_n(lane, chunk_lanes<A>, Op::template identity<A>());
     bool done = false;
@@ -258,7 +265,7 @@ A reduce_block(Ev& ev, const loop_shape<D>& loop, index_t begin, index_t end, in
             }
             const index_t len = std::min<index_t>(chunk * per_prepare, stop - c);
             ev.prepare(c, len);
-            if constexpr (order_free<A>) {
+            if constexpr (tree_free<Op, A>) {
                 fold_into_lanes<Op>(ev.chunk_reader(), len, lane);
                 if constexpr (has_absorbing<Op>) {
                     if ((unprobed += len) < 8 * chunk) continue;  // look every 8 chunks
@@ -280,7 +287,7 @@ A reduce_block(Ev& ev, const loop_shape<D>& loop, index_t begin, index_t end, in
     });
     if constexpr (has_absorbing<Op>)
         if (done) return A(Op::absorbing);
-    if constexpr (order_free<A>) {
+    if constexpr (tree_free<Op, A>) {
         return combine_lanes<Op>(lane);
     } else {
         A result;
@@ -571,9 +578,10 @@ void reduce_expression(const E& e, std::size_t axis, reduced_t<Op, E>* out, bool
             }
             flat.stride = contiguous_strides(space);
             const auto loop = coalesce<N>(space, all);
-            // Order-free reductions need no chunk boundaries: operands read in place take
-            // chunks 8 times longer, which cuts the per-chunk cost of byte-sized elements.
-            bool in_place = order_free<A> && !bounded_chunks<decltype(ev)>;  // math tiles bound chunks
+            // Reductions without a tree need no chunk boundaries: operands read in place take
+            // chunks 64 times longer, which cuts the per-chunk cost (of byte-sized elements
+            // above all).
+            bool in_place = tree_free<Op, A> && !bounded_chunks<decltype(ev)>;  // math tiles bound chunks
             for (const auto* leaf : leaves) in_place &= leaf->stride[loop.nd - 1] == 1 && leaf->period == 0;
             reduce_outputs<Op, A>(ev, loop, outputs, m, in_place ? 64 * BSX_CHUNK : BSX_CHUNK, out);
         }
