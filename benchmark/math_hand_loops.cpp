@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#if defined(__AVX512F__) && defined(BSX_HAVE_MVEC)
+#if defined(__AVX512F__) && defined(BSX_BENCH_HAVE_MVEC)
 #include <immintrin.h>
 extern "C" __m512d _ZGVeN8v_exp(__m512d);
 #endif
@@ -22,7 +22,7 @@ void hand_hypot_outer(const double* x, const double* y, double* r, long n) {
 }
 
 bool hand_sum_exp_available() noexcept {
-#if defined(__AVX512F__) && defined(BSX_HAVE_MVEC)
+#if defined(__AVX512F__) && defined(BSX_BENCH_HAVE_MVEC)
     return true;
 #else
     return false;
@@ -30,7 +30,7 @@ bool hand_sum_exp_available() noexcept {
 }
 
 double hand_sum_exp(const double* x, long n) {
-#if defined(__AVX512F__) && defined(BSX_HAVE_MVEC)
+#if defined(__AVX512F__) && defined(BSX_BENCH_HAVE_MVEC)
     // Four independent accumulators hide the latency of the adds.
     __m512d acc[4] = {_mm512_setzero_pd(), _mm512_setzero_pd(), _mm512_setzero_pd(), _mm512_setzero_pd()};
     long i = 0;

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <type_traits>
 
@@ -108,7 +109,8 @@ BOOST_AUTO_TEST_CASE(streaming_stores_from_the_tiled_paths) {
     // Rows of 3 folded into long rows read the centroid from a period tile; a strided
     // operand goes through a gathered tile; exp inside a node through a math node's
     // tiles. Each writes its chunks into a tile, then streams them out, into contiguous
-    // and offset rows. exp at the root streams its own results, a sub-block at a time.
+    // and offset rows. exp at the root streams its own results as its kernel computes them
+    // (the elements before a row's first cache line with ordinary stores).
     const bsx::fixed_array<double, 3> centroid{1.5, -2.5, 0.5};
     for (const bsx::index_t n : {2001, 12001}) {  // 36003 elements: split across threads, mid-line
         const auto points = random_matrix<double>(n, 3, 14);
@@ -131,6 +133,17 @@ BOOST_AUTO_TEST_CASE(streaming_stores_from_the_tiled_paths) {
     bsx::slice(wider, bsx::all, bsx::range(3, 1103)) = bsx::exp(small);
     check_window(wider, 0, 17, 3, 1103, [&](auto i, auto j) { return e(i, j); });
     BOOST_TEST(std::abs(e(16, 1099) - std::exp(small(16, 1099))) <= 1e-6f * e(16, 1099));
+    // Doubles just below log(max), where SLEEF's exp overflows early: the elements are
+    // recomputed after the kernel has streamed them, in rows off the cache lines too.
+    auto near_max = random_matrix<double>(9, 1100, 17);
+    const double edge = std::nextafter(std::log(std::numeric_limits<double>::max()), 0.0);
+    for (bsx::index_t i = 0; i < 9; ++i)
+        for (bsx::index_t j = i; j < 1100; j += 97) near_max(i, j) = edge;
+    bsx::array<double, 2> wide_exp = bsx::zeros<double>(9, 1105);
+    bsx::slice(wide_exp, bsx::all, bsx::range(5, 1105)) = bsx::exp(near_max);
+    check_window(wide_exp, 0, 9, 5, 1105, [&](auto i, auto j) { return bsx::exp(near_max)(i, j); });
+    BOOST_TEST(std::isfinite(wide_exp(0, 5)));
+    BOOST_TEST(wide_exp(0, 5) == std::exp(edge));
 }
 
 BOOST_AUTO_TEST_CASE(destination_read_by_the_expression_keeps_its_values) {

@@ -340,13 +340,16 @@ template <class T>
 void check_in_place() {
     // The kernel reads arguments that lie in memory where they are; where they are the
     // destination itself (x = exp(x)) or overlap it, the results are still those of a
-    // copy, also for the elements whose early overflow is recomputed after the kernel
-    // (exp just below log(max), pow(max, 1)).
+    // copy, also for the elements whose early overflow SLEEF's kernels leave to a pass
+    // after the kernel (exp just below log(max), whose result is finite), and next to
+    // results that overflow indeed (of max).
     std::vector<T> v = mixed_values<T>(301);
     const T near_overflow = std::nextafter(std::log(std::numeric_limits<T>::max()), T(0));
     for (std::size_t i = 7; i < v.size(); i += 41) v[i] = near_overflow;
+    for (std::size_t i = 11; i < v.size(); i += 41) v[i] = std::numeric_limits<T>::max();
     const auto original = to_array(v);
     const bsx::array<T, 1> want_exp = bsx::exp(original), want_pow = bsx::pow(original, original);
+    const bsx::array<T, 1> want_hypot = bsx::hypot(original, original);
     BOOST_TEST_REQUIRE(std::isfinite(want_exp(7)));  // the recomputed element itself
 
     auto x = to_array(v);
@@ -355,6 +358,9 @@ void check_in_place() {
     x = to_array(v);
     x = bsx::pow(x, x);
     for (index_t i = 0; i < x.size(); ++i) BOOST_TEST(same_bits(x(i), want_pow(i)), "pow, element " << i);
+    x = to_array(v);
+    x = bsx::hypot(x, x);
+    for (index_t i = 0; i < x.size(); ++i) BOOST_TEST(same_bits(x(i), want_hypot(i)), "hypot, element " << i);
     // Shifted by one: the operand is copied first (value semantics).
     x = to_array(v);
     const index_t n = x.size();

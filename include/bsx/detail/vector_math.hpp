@@ -26,8 +26,13 @@
 #if defined(BSX_HAVE_SLEEF) && !BSX_VECTOR_MATH_X86
 #undef BSX_HAVE_SLEEF  // only SLEEF's x86 entry points are wired up; elsewhere libm
 #endif
-#if defined(BSX_HAVE_MVEC) && !(BSX_VECTOR_MATH_X86 && defined(__GLIBC__))
+#if defined(BSX_HAVE_MVEC) && !(BSX_VECTOR_MATH_X86 && defined(__GLIBC__) && defined(__LP64__))
 #undef BSX_HAVE_MVEC  // libmvec: glibc on x86-64 only
+#endif
+#if defined(BSX_HAVE_MVEC)
+#if !__GLIBC_PREREQ(2, 35)
+#undef BSX_HAVE_MVEC  // expm1, log1p, log10, cbrt and cosh joined libmvec in glibc 2.35
+#endif
 #endif
 #if defined(BSX_HAVE_SLEEF)
 #include <sleef.h>
@@ -74,8 +79,8 @@ inline isa host_isa() noexcept {
 //
 // CheckOverflow: the kernel returns whether some result may be infinite although its
 // arguments are finite (see redo_early_overflows): it adds r - r of every result vector
-// into one vector, which turns NaN for good once a result is infinite or NaN. That costs
-// an add per vector, where a mask of the lanes (kmov after the call) ran at half speed
+// into one vector, which turns NaN for good once a result is infinite or NaN (so a block
+// with NaN results is scanned too, needlessly but correctly). That costs an add per vector, where a mask of the lanes (kmov after the call) ran at half speed
 // on AVX-512 and a second pass over the results costs 15 %. `stream`: whole vectors
 // are written with streaming stores (out must then be aligned to 64 bytes), so a large
 // destination is not read first, and the stores drain while the next vectors compute.
@@ -329,7 +334,8 @@ inline constexpr double mvec_max_ulp = 4.0;
 #define BSX_MVEC_BINARY BSX_SLEEF_BINARY
 #endif
 
-// The table: BSX_MVEC_ where libmvec is faster than SLEEF (2 to 3 times for expm1, log1p
+// The table: BSX_MVEC_ where libmvec is faster than SLEEF (libmvec's functions need no
+// early-overflow fix: the last two columns apply when they come from SLEEF or libm) (2 to 3 times for expm1, log1p
 // and cbrt; 1.3 to 1.6 times for log10, cosh and pow, on AVX-512) and present, else SLEEF's
 // faster 3.5-ulp variant where it has one, else its 1-ulp one; the last column: whether
 // SLEEF's early overflows must be redone (redo_early_overflows). The bound is SLEEF's

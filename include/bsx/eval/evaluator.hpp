@@ -92,8 +92,8 @@ struct leaf_evaluator {
     // cheap to build and to copy per thread.
     static_assert(std::is_trivially_copyable_v<T>, "bsx: array elements must be trivially copyable");
     // The longest chunk, plus one period of slack for repeating operands. Only what a
-    // row uses is ever touched: a gathered tile never exceeds BSX_CHUNK, a constant one
-    // the row's chunk (up to periodic_chunk when the row runs whole through tiles).
+    // row uses is ever touched: a gathered or constant tile the row's chunk (up to
+    // periodic_chunk when the row runs through tiles or a math node).
     static constexpr std::size_t tile_bytes = ((periodic_chunk + max_fold_period) * sizeof(T) + 63) / 64 * 64;
     std::byte* attach_tiles(std::byte* scratch) noexcept {
         tile = reinterpret_cast<T*>(scratch);

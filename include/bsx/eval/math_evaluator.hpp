@@ -84,8 +84,9 @@ struct math_evaluator : Node {
         // Arguments that read the destination itself are copied: the kernel's output must
         // not overlap its inputs.
         load_arguments(j0, len, this->reads_memory_of_destination());
-        if (!streaming) return run_kernel(out, 0, len, false);
-        const auto misaligned = index_t(reinterpret_cast<std::uintptr_t>(out) % 64 / sizeof(R));
+        const auto address = reinterpret_cast<std::uintptr_t>(out);
+        if (!streaming || address % sizeof(R) != 0) return run_kernel(out, 0, len, false);
+        const auto misaligned = index_t(address % 64 / sizeof(R));
         const index_t head = misaligned == 0 ? 0 : std::min(len, index_t(64 / sizeof(R)) - misaligned);
         if (head > 0) run_kernel(out, 0, head, false);
         run_kernel(out + head, head, len - head, true);
@@ -120,7 +121,8 @@ private:
         });
     }
     /// The function on arguments [from, from + n) into out[0, n); `stream`: out is
-    /// 64-byte aligned and written with streaming stores.
+    /// 64-byte aligned and written with streaming stores (by the vector kernels; libm's
+    /// element-by-element path, without SLEEF, stores plainly).
     void run_kernel(R* out, index_t from, index_t n, bool stream) noexcept {
         decltype(Node::op)::kernels::run(out, n, argument[0] + from, argument[Arity - 1] + from, stream);
     }
