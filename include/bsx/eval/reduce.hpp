@@ -382,14 +382,18 @@ template <class A>
 inline constexpr index_t outer_lanes = order_free<A> ? 1 : chunk_lanes<A>;
 
 /// acc[j] combined with the piece's element j. Out of line: one vectorized copy per
-/// reduction and expression.
+/// reduction and expression. bool accumulators (all, any) are combined as their bytes,
+/// 0 or 1: GCC vectorizes no loop over bool objects.
 template <class Op, class A, class Reader>
 [[gnu::noinline]] void accumulate_piece(const Reader reader, A* acc, index_t len) noexcept(noexcept(reader.load(0))) {
+    using B = bytes_of_t<A>;
+    B* const bytes = reinterpret_cast<B*>(acc);
+    const auto element = [&](index_t j) { return static_cast<B>(static_cast<A>(reader.load(j))); };
     if constexpr (noexcept(reader.load(0))) {
         BSX_SIMD_LOOP
-        for (index_t j = 0; j < len; ++j) acc[j] = Op::combine(acc[j], static_cast<A>(reader.load(j)));
+        for (index_t j = 0; j < len; ++j) bytes[j] = Op::combine(bytes[j], element(j));
     } else {  // no simd pragma: an exception may not leave a simd loop
-        for (index_t j = 0; j < len; ++j) acc[j] = Op::combine(acc[j], static_cast<A>(reader.load(j)));
+        for (index_t j = 0; j < len; ++j) bytes[j] = Op::combine(bytes[j], element(j));
     }
 }
 
