@@ -388,12 +388,13 @@ template <class Op, class A, class Reader>
 [[gnu::noinline]] void accumulate_piece(const Reader reader, A* acc, index_t len) noexcept(noexcept(reader.load(0))) {
     using B = bytes_of_t<A>;
     B* const bytes = reinterpret_cast<B*>(acc);
-    const auto element = [&](index_t j) { return static_cast<B>(static_cast<A>(reader.load(j))); };
     if constexpr (noexcept(reader.load(0))) {
         BSX_SIMD_LOOP
-        for (index_t j = 0; j < len; ++j) bytes[j] = Op::combine(bytes[j], element(j));
+        for (index_t j = 0; j < len; ++j)
+            bytes[j] = Op::combine(bytes[j], static_cast<B>(static_cast<A>(reader.load(j))));
     } else {  // no simd pragma: an exception may not leave a simd loop
-        for (index_t j = 0; j < len; ++j) bytes[j] = Op::combine(bytes[j], element(j));
+        for (index_t j = 0; j < len; ++j)
+            bytes[j] = Op::combine(bytes[j], static_cast<B>(static_cast<A>(reader.load(j))));
     }
 }
 
