@@ -80,10 +80,11 @@ inline isa host_isa() noexcept {
 // CheckOverflow: the kernel returns whether some result may be infinite although its
 // arguments are finite (see redo_early_overflows): it adds r - r of every result vector
 // into one vector, which turns NaN for good once a result is infinite or NaN (so a block
-// with NaN results is scanned too, needlessly but correctly). That costs an add per vector, where a mask of the lanes (kmov after the call) ran at half speed
-// on AVX-512 and a second pass over the results costs 15 %. `stream`: whole vectors
-// are written with streaming stores (out must then be aligned to 64 bytes), so a large
-// destination is not read first, and the stores drain while the next vectors compute.
+// with NaN results is scanned too, needlessly but correctly). That costs an add per
+// vector, where a mask of the lanes (kmov after the call) ran at half speed on AVX-512
+// and a second pass over the results cost 15 %. `stream`: whole vectors are written
+// with streaming stores (out must then be aligned to 64 bytes), so a large destination
+// is not read first, and the stores drain while the next vectors compute.
 #define BSX_VECTOR_MATH_BLOCK(ISA, TARGET, T, V, STREAM)                                                        \
     template <int Arity, auto F, bool CheckOverflow>                                                            \
     [[gnu::target(TARGET)]] bool block_##ISA(T* out, index_t n, const T* x, const T* y, bool stream) noexcept { \
@@ -334,14 +335,14 @@ inline constexpr double mvec_max_ulp = 4.0;
 #define BSX_MVEC_BINARY BSX_SLEEF_BINARY
 #endif
 
-// The table: BSX_MVEC_ where libmvec is faster than SLEEF (libmvec's functions need no
-// early-overflow fix: the last two columns apply when they come from SLEEF or libm) (2 to 3 times for expm1, log1p
+// The table: BSX_MVEC_ where libmvec is faster than SLEEF (2 to 3 times for expm1, log1p
 // and cbrt; 1.3 to 1.6 times for log10, cosh and pow, on AVX-512) and present, else SLEEF's
 // faster 3.5-ulp variant where it has one, else its 1-ulp one; the last column: whether
 // SLEEF's early overflows must be redone (redo_early_overflows). The bound is SLEEF's
 // documented worst case, or without SLEEF what glibc 2.36 reaches in test_vector_math
-// (cos and tan of arguments near 1e300 are its worst cases); libmvec's is mvec_max_ulp.
-// test_vector_math checks them.
+// (cos and tan of arguments near 1e300 are its worst cases); libmvec's is mvec_max_ulp,
+// and its functions need no redo (the variant, bound and last column apply when they come
+// from SLEEF or libm). test_vector_math checks every bound.
 #if defined(BSX_HAVE_SLEEF)
 #define BSX_BOUND(SLEEF, LIBM) SLEEF
 #else

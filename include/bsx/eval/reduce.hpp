@@ -235,14 +235,15 @@ void combine_halving(index_t first, index_t count, A* out, A* scratch, index_t w
 
 /// Reduces flattened elements [begin, end) of a bound loop nest (one block): chunks
 /// start at `begin` and stop at the end of each loop row. Chunks are BSX_CHUNK long (the
-/// tree's) unless the block needs no tree and every operand is read in place (`chunk`). Stops
-/// early, with the absorbing value, once the lanes reach it or another thread has
+/// tree's) unless the block needs no tree and every operand is read in place (`chunk`).
+/// Stops early, with the absorbing value, once the lanes reach it or another thread has
 /// (`decided`).
 template <class Op, class A, class Ev, std::size_t D>
 A reduce_block(Ev& ev, const loop_shape<D>& loop, index_t begin, index_t end, index_t chunk,
                std::atomic<bool>* decided) {
     // A math node computes its results a tile (periodic_chunk) at a time: several chunks
-    // of the tree per call, which halves what each call costs per element.
+    // of the tree per call, which halves what each call costs per element. (chunk is
+    // BSX_CHUNK then: in-place chunks are never taken with math nodes.)
     constexpr index_t per_prepare = bounded_chunks<Ev> && !tree_free<Op, A> ? periodic_chunk / BSX_CHUNK : 1;
     const std::size_t outer = loop.nd - 1;
     const index_t fill = std::min<index_t>(chunk * per_prepare, loop.extent[outer]);
