@@ -143,7 +143,7 @@ BOOST_AUTO_TEST_CASE(streaming_stores_from_the_tiled_paths) {
     bsx::slice(wide_exp, bsx::all, bsx::range(5, 1105)) = bsx::exp(near_max);
     check_window(wide_exp, 0, 9, 5, 1105, [&](auto i, auto j) { return bsx::exp(near_max)(i, j); });
     BOOST_TEST(std::isfinite(wide_exp(0, 5)));
-    BOOST_TEST(wide_exp(0, 5) == std::exp(edge));
+    BOOST_TEST(std::abs(wide_exp(0, 5) / std::exp(edge) - 1) <= 1e-15);  // a few ulp
 }
 
 BOOST_AUTO_TEST_CASE(destination_read_by_the_expression_keeps_its_values) {
