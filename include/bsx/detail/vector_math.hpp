@@ -55,6 +55,16 @@ inline constexpr bool uses_mvec = false;
 template <class T>
 inline constexpr bool vector_element = std::is_same_v<T, float> || std::is_same_v<T, double>;
 
+/// What every function's struct holds besides its kernels: the bound bsx states, and
+/// libm's function of the same name (its return type in the signature, so that
+/// `requires { K::libm(x, y); }` tells functions of two arguments from those of one).
+#define BSX_MATH_FUNCTION_HEAD(NAME, BOUND)               \
+    static constexpr double max_ulp = BOUND;              \
+    template <class... A>                                 \
+    static auto libm(A... a)->decltype(std::NAME(a...)) { \
+        return std::NAME(a...);                           \
+    }
+
 #if BSX_VECTOR_MATH_X86
 
 enum class isa { sse2, avx2, avx512 };
@@ -170,11 +180,7 @@ inline __m128d sqrt_pd2(__m128d v) noexcept { return _mm_sqrt_pd(v); }
 inline __m128 sqrt_ps4(__m128 v) noexcept { return _mm_sqrt_ps(v); }
 
 struct sqrt {
-    static constexpr double max_ulp = 0.5;  // correctly rounded (IEEE 754)
-    template <class A>
-    static auto libm(A a) {
-        return std::sqrt(a);
-    }
+    BSX_MATH_FUNCTION_HEAD(sqrt, 0.5)  // correctly rounded (IEEE 754)
     static void run(double* out, index_t n, const double* x, const double*, bool stream = false) noexcept {
         dispatch<1, false, false, sqrt_pd8, sqrt_pd4, sqrt_pd2>(out, n, x, x, stream);
     }
@@ -226,11 +232,7 @@ void redo_early_overflows(T* out, index_t n, const T* x, const T* y) noexcept {
     BSX_SLEEF_DECLARE_AVX2(__m256d, Sleef_finz_##NAME##d4_##ULP##avx2, (__m256d))                                \
     BSX_SLEEF_DECLARE_AVX2(__m256, Sleef_finz_##NAME##f8_##ULP##avx2, (__m256))                                  \
     struct NAME {                                                                                                \
-        static constexpr double max_ulp = BOUND;                                                                 \
-        template <class A>                                                                                       \
-        static auto libm(A a) {                                                                                  \
-            return std::NAME(a);                                                                                 \
-        }                                                                                                        \
+        BSX_MATH_FUNCTION_HEAD(NAME, BOUND)                                                                      \
         static void run(double* out, index_t n, const double* x, const double*, bool stream = false) noexcept {  \
             if (dispatch<1, true, FIX, Sleef_finz_##NAME##d8_##ULP##avx512f, Sleef_finz_##NAME##d4_##ULP##avx2,  \
                          Sleef_cinz_##NAME##d2_##ULP##sse2>(out, n, x, x, stream))                               \
@@ -248,11 +250,7 @@ void redo_early_overflows(T* out, index_t n, const T* x, const T* y) noexcept {
     BSX_SLEEF_DECLARE_AVX2(__m256d, Sleef_finz_##NAME##d4_##ULP##avx2, (__m256d, __m256d))                        \
     BSX_SLEEF_DECLARE_AVX2(__m256, Sleef_finz_##NAME##f8_##ULP##avx2, (__m256, __m256))                           \
     struct NAME {                                                                                                 \
-        static constexpr double max_ulp = BOUND;                                                                  \
-        template <class A, class B>                                                                               \
-        static auto libm(A a, B b) {                                                                              \
-            return std::NAME(a, b);                                                                               \
-        }                                                                                                         \
+        BSX_MATH_FUNCTION_HEAD(NAME, BOUND)                                                                       \
         static void run(double* out, index_t n, const double* x, const double* y, bool stream = false) noexcept { \
             if (dispatch<2, true, FIX, Sleef_finz_##NAME##d8_##ULP##avx512f, Sleef_finz_##NAME##d4_##ULP##avx2,   \
                          Sleef_cinz_##NAME##d2_##ULP##sse2>(out, n, x, y, stream))                                \
@@ -270,11 +268,7 @@ void redo_early_overflows(T* out, index_t n, const T* x, const T* y) noexcept {
 /// A function of one or two arguments from libm, element by element.
 #define BSX_LIBM_FUNCTION(NAME, BOUND)                                                      \
     struct NAME {                                                                           \
-        static constexpr double max_ulp = BOUND;                                            \
-        template <class... A>                                                               \
-        static auto libm(A... a) {                                                          \
-            return std::NAME(a...);                                                         \
-        }                                                                                   \
+        BSX_MATH_FUNCTION_HEAD(NAME, BOUND)                                                 \
         template <class T>                                                                  \
         static void run(T* out, index_t n, const T* x, const T* y, bool = false) noexcept { \
             (void)y;                                                                        \
@@ -310,11 +304,7 @@ inline constexpr double mvec_max_ulp = 4.0;
     extern "C" __m128d _ZGVbN2##V##_##NAME D128;                                                                      \
     extern "C" __m128 _ZGVbN4##V##_##NAME##f F128;                                                                    \
     struct NAME {                                                                                                     \
-        static constexpr double max_ulp = mvec_max_ulp;                                                               \
-        template <class... A>                                                                                         \
-        static auto libm(A... a) {                                                                                    \
-            return std::NAME(a...);                                                                                   \
-        }                                                                                                             \
+        BSX_MATH_FUNCTION_HEAD(NAME, mvec_max_ulp)                                                                    \
         static void run(double* out, index_t n, const double* x, const double* y, bool stream = false) noexcept {     \
             dispatch<ARITY, true, false, _ZGVeN8##V##_##NAME, _ZGVdN4##V##_##NAME, _ZGVbN2##V##_##NAME>(out, n, x, y, \
                                                                                                         stream);      \
@@ -374,6 +364,7 @@ BSX_SLEEF_BINARY(hypot, u35, BSX_BOUND(3.5, 1.0), true)
 #undef BSX_MVEC_UNARY
 #undef BSX_MVEC_BINARY
 #undef BSX_MVEC_FUNCTION
+#undef BSX_MATH_FUNCTION_HEAD
 #undef BSX_SLEEF_DECLARE_AVX512
 #undef BSX_SLEEF_DECLARE_AVX2
 #undef BSX_LIBM_FUNCTION
