@@ -8,6 +8,9 @@
 //   bsx          dist = bsx::min(dist, dist.col(k) + dist.row(k));
 //   hand_serial  triple loop, row pointers, min (std::min semantics, see relax)
 //   hand_omp     the same with `omp simd` over j and, at 2 threads, `omp parallel for` over i
+//   hand_nan     hand_omp with bsx::min's semantics: a NaN in either operand gives NaN
+//                (relax_nan). hand_serial and hand_omp compute std::min, which bsx does not
+//                offer: with a NaN it returns whichever operand came first.
 //   eager        what NumPy / Octave do per step: t = col + row as a fresh n*n
 //                buffer, then min(dist, t) into a second fresh n*n buffer, which
 //                becomes dist; plain tight loops, parallelized with OpenMP as well.
@@ -47,6 +50,13 @@ std::vector<double> random_graph(bsx::index_t n) {
 // is turned by GCC 12 into "store only if x is smaller", which it does not vectorize
 // under `omp simd` (a scalar loop, 3x slower); this form compiles to vminpd.
 inline double relax(double d, double via) { return via < d ? via : d; }
+
+// bsx::min(d, via) (NumPy's minimum) in the form that compiles to vminpd plus one compare
+// and blend: `d < via ? d : via` is via when either is NaN, then a NaN d is kept.
+inline double relax_nan(double d, double via) {
+    const double m = d < via ? d : via;
+    return d != d ? d : m;
+}
 
 void set_counters(benchmark::State& state, bsx::index_t n) {
     // one "item" = one relaxation dist(i,j) = min(dist(i,j), dist(i,k) + dist(k,j))
@@ -89,7 +99,8 @@ void BM_fw_hand_serial(benchmark::State& state) {
     set_counters(state, n);
 }
 
-void BM_fw_hand_omp(benchmark::State& state) {
+template <double (*Relax)(double, double)>
+void hand_omp(benchmark::State& state) {
     const bsx::index_t n = state.range(0);
     set_threads(state, static_cast<int>(state.range(1)));
     const std::vector<double> input = random_graph(n);
@@ -108,7 +119,7 @@ void BM_fw_hand_omp(benchmark::State& state) {
             double* rowi = d + i * n;
             const double dik = rowi[k];
 #pragma omp simd
-            for (bsx::index_t j = 0; j < n; ++j) rowi[j] = relax(rowi[j], dik + rowk[j]);
+            for (bsx::index_t j = 0; j < n; ++j) rowi[j] = Relax(rowi[j], dik + rowk[j]);
         };
         if (state.range(1) == 1) {  // no parallel region at 1 thread: its fixed cost shows at n = 100
             for (bsx::index_t k = 0; k < n; ++k)
@@ -171,6 +182,9 @@ void BM_fw_eager(benchmark::State& state) {
     set_counters(state, n);
 }
 
+void BM_fw_hand_omp(benchmark::State& state) { hand_omp<relax>(state); }
+void BM_fw_hand_nan(benchmark::State& state) { hand_omp<relax_nan>(state); }
+
 void fw_args(benchmark::internal::Benchmark* b) {
     b->ArgNames({"n", "threads"});
     for (const std::int64_t n : {100, 1000, 2000})
@@ -183,6 +197,7 @@ void fw_args(benchmark::internal::Benchmark* b) {
 BENCHMARK(BM_fw_bsx)->Apply(fw_args);
 BENCHMARK(BM_fw_hand_serial)->Apply(fw_args);
 BENCHMARK(BM_fw_hand_omp)->Apply(fw_args);
+BENCHMARK(BM_fw_hand_nan)->Apply(fw_args);
 BENCHMARK(BM_fw_eager)->Apply(fw_args);
 
 BENCHMARK_MAIN();

@@ -24,7 +24,7 @@ import statistics
 import sys
 from collections import defaultdict
 
-VARIANTS = ["bsx", "bsx_numpy", "hand_serial", "hand_omp", "hand_rowwise", "eager"]  # table order
+VARIANTS = ["bsx", "bsx_numpy", "hand_serial", "hand_omp", "hand_nan", "hand_rowwise", "eager"]  # table order
 REFERENCE = "hand_omp"
 TO_MS = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
 

