@@ -655,4 +655,22 @@ BOOST_AUTO_TEST_CASE(destination_shrinks_and_is_read) {
     expect_array(a, {2, 3}, e2);
 }
 
+BOOST_AUTO_TEST_CASE(copies_start_on_a_cache_line_inside_their_allocation) {
+    // The buffer of an aliasing copy (or of a nested reduction's result): its first element
+    // on a 64-byte boundary, and all `count` elements inside the one allocation.
+    const auto check = [](auto element, std::size_t count) {
+        using V = decltype(element);
+        const auto [owner, first] = bsx::detail::make_line_aligned_buffer<V>(count);
+        const auto at = reinterpret_cast<std::uintptr_t>(first), base = reinterpret_cast<std::uintptr_t>(owner.get());
+        BOOST_TEST(at % 64 == 0u, sizeof(V) << "-byte elements, count " << count << ": starts at " << at % 64);
+        BOOST_TEST(at >= base);
+        BOOST_TEST(at + count * sizeof(V) <= base + (count + 64 / sizeof(V) - 1) * sizeof(V));
+    };
+    for (std::size_t count : {0u, 1u, 3u, 100u, 1001u}) {
+        check(bool{}, count);
+        check(std::int32_t{}, count);
+        check(double{}, count);
+    }
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -93,12 +93,12 @@ struct binder<reduce_node<Op, Held, KeepDims>> : binder_defaults {
     static auto bind(const E& e, const index_map<rank_v<E>, D>& map, const destination<T, D>&) {
         using V = value_type_t<E>;
         check_not_resized(e);
-        std::shared_ptr<V[]> result = std::make_shared_for_overwrite<V[]>(std::size_t(e.size()));
+        auto [result, first] = make_line_aligned_buffer<V>(std::size_t(e.size()));
         static_assert(std::is_same_v<V, reduced_t<Op, decltype(e.operand())>>);
-        reduce_expression<Op>(e.operand(), e.reduced_axis(), result.get(), false);
+        reduce_expression<Op>(e.operand(), e.reduced_axis(), first, false);
         const auto strides = contiguous_strides(e.shape());
         leaf_evaluator<V, D> ev;
-        ev.base = result.get() + offset_through(strides, map);
+        ev.base = first + offset_through(strides, map);
         ev.steps.stride = strides_through(strides, map);
         ev.copy = std::move(result);
         return ev;
