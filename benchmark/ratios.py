@@ -9,7 +9,7 @@ Usage:
     python3 benchmark/ratios.py --check fw.json outer.json chain.json
 
 Benchmarks are named BM_<workload>_<variant>/<key>:<value>/.../threads:<t>[/real_time],
-with <variant> one of bsx, hand_serial, hand_omp, eager. For every workload (and size)
+with <variant> one of bsx, bsx_numpy, hand_serial, hand_omp, hand_nan, hand_rowwise, eager. For every workload (and size)
 and thread count it prints each variant's time and its ratio to hand_omp (the
 hand-written OpenMP + simd loop at the same thread count), bsx against eager, and
 then a summary with the 2-thread speedup of bsx over 1 thread.

@@ -26,7 +26,8 @@ template <class Op, class R>
 concept vector_math_op = requires { typename Op::kernels; } && vmath::vector_element<R>;
 
 /// A reader whose elements lie one after another in memory: load(j) is data()[j] for the
-/// chunk just prepared. A math node hands such an argument to its kernel as it is.
+/// chunk just prepared. A math node hands such an argument to its kernel as it is, and
+/// a reduction folds bools that lie in memory as their bytes.
 template <class Reader, class R>
 concept contiguous_reader = requires(const Reader r) {
     { r.data() } -> std::same_as<const R*>;

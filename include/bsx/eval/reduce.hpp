@@ -1,7 +1,8 @@
 // bsx/eval/reduce.hpp: evaluating reductions. Every output follows one fixed tree that
 // depends only on the reduced length m: blocks (their number a function of m), chunks of
 // BSX_CHUNK elements from each block's start, and within a chunk interleaved lanes; lanes
-// and chunks combine pairwise, blocks by recursive halving. Two traversals compute that
+// and chunks combine pairwise (integral lanes, exact in any order, in one pass), blocks by
+// recursive halving. Two traversals compute that
 // tree: the inner one when the reduced axis is the operand's fastest (one output is one
 // contiguous range), the outer one otherwise (a tile of adjacent outputs is reduced
 // together while rows stream by in memory order). Threads take whole outputs or tiles, or
@@ -131,7 +132,7 @@ void fold_into_lanes(const Reader& reader, index_t len, A* lanes_out) noexcept(n
     std::copy_n(lane, lanes, reinterpret_cast<B*>(lanes_out));
 }
 
-/// The lanes combined by halving (they are overwritten). Integral lanes combine exactly,
+/// The lanes combined by halving (which overwrites them). Integral lanes combine exactly,
 /// in any order: one pass, which the compiler turns into a vector reduction (the halving
 /// ends in scalar steps, a tenth of the time of all/any along rows of 4000 bools).
 template <class Op, class A>
@@ -280,9 +281,9 @@ A reduce_block(Ev& ev, const loop_shape<D>& loop, index_t begin, index_t end, in
                 if constexpr (has_absorbing<Op>) {
                     if ((unprobed += len) < 8 * chunk) continue;  // look every 8 chunks
                     unprobed = 0;
-                    alignas(64) A probe[chunk_lanes<A>];
-                    std::copy_n(lane, chunk_lanes<A>, probe);
-                    if (is_absorbing<Op>(combine_lanes<Op>(probe))) decided->store(true, std::memory_order_relaxed);
+                    // all and any accumulate bools, whose lanes combine_lanes leaves as they are.
+                    static_assert(order_free<A>);
+                    if (is_absorbing<Op>(combine_lanes<Op>(lane))) decided->store(true, std::memory_order_relaxed);
                 }
             } else if constexpr (per_prepare == 1) {
                 const A value = reduce_chunk<Op, A>(ev.chunk_reader(), len);
