@@ -81,24 +81,28 @@ void combine_into(A* acc, const A* other, index_t width) noexcept {
     for (index_t t = 0; t < width; ++t) acc[t] = Op::combine(acc[t], other[t]);
 }
 
+/// Element j of `reader` as a lane of accumulator type A holds it: bools as their bytes, 0
+/// or 1 (GCC vectorizes no loop over bool objects). Bools that lie in memory are read as
+/// those bytes, with no compare per byte: that compare ran all/any along rows at half the
+/// speed of a hand loop over bytes.
+template <class A, class Reader>
+bytes_of_t<A> lane_value(const Reader& reader, index_t j) noexcept(noexcept(reader.load(0))) {
+    if constexpr (std::is_same_v<A, bool> && contiguous_reader<Reader, bool>)
+        return reinterpret_cast<const unsigned char*>(reader.data())[j];
+    else
+        return static_cast<bytes_of_t<A>>(static_cast<A>(reader.load(j)));
+}
+
 /// Folds a chunk into a row of `chunk_lanes` accumulators (element j into lane j % lanes),
 /// `lanes` elements at a time: one vector operation per 64 bytes of accumulators.
 template <class Op, class A, class Reader>
 void fold_into_lanes(const Reader& reader, index_t len, A* lanes_out) noexcept(noexcept(reader.load(0))) {
     constexpr index_t lanes = chunk_lanes<A>;
-    // A local copy, bools held as their bytes, 0 or 1: GCC vectorizes no loop that loads
-    // or stores bool. Bools that lie in memory are read as those bytes too: converting
-    // each to bool first (a compare per byte) ran all/any along rows at half the speed
-    // of a hand loop over bytes.
+    // A local copy, held as lane_value holds elements.
     using B = bytes_of_t<A>;
     alignas(64) B lane[lanes];
     std::copy_n(reinterpret_cast<const B*>(lanes_out), lanes, lane);
-    const auto at = [&](index_t j) -> B {
-        if constexpr (std::is_same_v<A, bool> && contiguous_reader<Reader, bool>)
-            return reinterpret_cast<const B*>(reader.data())[j];
-        else
-            return static_cast<B>(static_cast<A>(reader.load(j)));
-    };
+    const auto at = [&](index_t j) { return lane_value<A>(reader, j); };
     index_t j = 0;
     if constexpr (noexcept(reader.load(0))) {
         // Four elements per lane and step, still in order: the compiler reloads the lanes
@@ -393,19 +397,17 @@ template <class A>
 inline constexpr index_t outer_lanes = order_free<A> ? 1 : chunk_lanes<A>;
 
 /// acc[j] combined with the piece's element j. Out of line: one vectorized copy per
-/// reduction and expression. bool accumulators (all, any) are combined as their bytes,
-/// 0 or 1: GCC vectorizes no loop over bool objects.
+/// reduction and expression. bool accumulators (all, any) are combined as their bytes
+/// (lane_value).
 template <class Op, class A, class Reader>
 [[gnu::noinline]] void accumulate_piece(const Reader reader, A* acc, index_t len) noexcept(noexcept(reader.load(0))) {
     using B = bytes_of_t<A>;
     B* const bytes = reinterpret_cast<B*>(acc);
     if constexpr (noexcept(reader.load(0))) {
         BSX_SIMD_LOOP
-        for (index_t j = 0; j < len; ++j)
-            bytes[j] = Op::combine(bytes[j], static_cast<B>(static_cast<A>(reader.load(j))));
+        for (index_t j = 0; j < len; ++j) bytes[j] = Op::combine(bytes[j], lane_value<A>(reader, j));
     } else {  // no simd pragma: an exception may not leave a simd loop
-        for (index_t j = 0; j < len; ++j)
-            bytes[j] = Op::combine(bytes[j], static_cast<B>(static_cast<A>(reader.load(j))));
+        for (index_t j = 0; j < len; ++j) bytes[j] = Op::combine(bytes[j], lane_value<A>(reader, j));
     }
 }
 
