@@ -390,6 +390,7 @@ struct outer_layout {
     std::size_t kpos;
     index_t P, m, Q;
     loop_shape<D> inner;  // the axes after kpos alone, to walk a tile of q
+    index_t chunk;        // the longest piece of a row one prepare covers
 };
 
 /// Lanes the outer traversal keeps per output: none are needed when order is free.
@@ -423,7 +424,7 @@ void reduce_tile(Ev& ev, const outer_layout<D>& lay, index_t p, index_t q0, inde
     A* const result = stream_store + plan.stream_slots() * w;  // w
     A* const halving = result + w;                             // halving_slots * w
     const std::size_t outer = lay.loop.nd - 1;
-    const index_t fill = std::min<index_t>(BSX_CHUNK, lay.loop.extent[outer]);
+    const index_t fill = std::min<index_t>(lay.chunk, lay.loop.extent[outer]);
     shape_t<D> idx{};
     for (index_t r = p, d = index_t(lay.kpos); d-- > 0;) {
         idx[std::size_t(d)] = r % lay.loop.extent[std::size_t(d)];
@@ -439,8 +440,8 @@ void reduce_tile(Ev& ev, const outer_layout<D>& lay, index_t p, index_t q0, inde
                 idx[lay.kpos] = k;
                 const auto piece = [&](index_t j, index_t stop) {
                     ev.begin_row(idx.data(), outer, fill);
-                    for (index_t c = j; c < stop; c += BSX_CHUNK) {
-                        const index_t len = std::min<index_t>(BSX_CHUNK, stop - c);
+                    for (index_t c = j; c < stop; c += lay.chunk) {
+                        const index_t len = std::min<index_t>(lay.chunk, stop - c);
                         ev.prepare(c, len);
                         accumulate_piece<Op>(ev.chunk_reader(), acc, len);
                         acc += len;
@@ -525,6 +526,18 @@ bool prefer_outer(std::span<operand_steps<N>* const> leaves, const shape_t<N>& s
     return outer_gathers < inner_gathers;
 }
 
+/// Chunk length for a loop whose operands `leaves` are all read where they lie along its
+/// last axis (unit stride, no period tile) and whose chunks no math node bounds: 64 times
+/// BSX_CHUNK, which cuts the per-chunk cost (of byte-sized elements above all); else
+/// BSX_CHUNK. Chunks along a row are not the tree's: the tree is cut along the reduced
+/// axis alone.
+template <class Ev, std::size_t N>
+index_t row_chunk(std::span<operand_steps<N>* const> leaves, std::size_t last) {
+    bool in_place = !bounded_chunks<Ev>;  // math tiles bound chunks
+    for (const auto* leaf : leaves) in_place &= leaf->stride[last] == 1 && leaf->period == 0;
+    return in_place ? 64 * BSX_CHUNK : BSX_CHUNK;
+}
+
 /// The type of a finished reduction of E, which is also its accumulator type.
 template <class Op, class E>
 using reduced_t = typename Op::template accumulator<value_type_t<E>>;
@@ -575,7 +588,8 @@ void reduce_expression(const E& e, std::size_t axis, reduced_t<Op, E>* out, bool
         const std::span<operand_steps<N>* const> leaves(all.data() + 1, all.size() - 1);
         if (axis < N && prefer_outer<N>(leaves, shape, axis)) {
             flat.stride = out_strides;
-            outer_layout<N> lay{coalesce<N>(shape, all), 0, 1, m, 1, {}};
+            outer_layout<N> lay{coalesce<N>(shape, all), 0, 1, m, 1, {}, 0};
+            lay.chunk = row_chunk<decltype(ev)>(leaves, lay.loop.nd - 1);
             while (flat.stride[lay.kpos] != 0) lay.P *= lay.loop.extent[lay.kpos++];
             for (std::size_t d = lay.kpos + 1; d < lay.loop.nd; ++d) {
                 lay.inner.extent[lay.inner.nd++] = lay.loop.extent[d];
@@ -596,12 +610,9 @@ void reduce_expression(const E& e, std::size_t axis, reduced_t<Op, E>* out, bool
             }
             flat.stride = contiguous_strides(space);
             const auto loop = coalesce<N>(space, all);
-            // Reductions without a tree need no chunk boundaries: operands read in place take
-            // chunks 64 times longer, which cuts the per-chunk cost (of byte-sized elements
-            // above all).
-            bool in_place = tree_free<Op, A> && !bounded_chunks<decltype(ev)>;  // math tiles bound chunks
-            for (const auto* leaf : leaves) in_place &= leaf->stride[loop.nd - 1] == 1 && leaf->period == 0;
-            reduce_outputs<Op, A>(ev, loop, outputs, m, in_place ? 64 * BSX_CHUNK : BSX_CHUNK, out);
+            // Here chunks are the tree's, unless the reduction needs no tree.
+            const index_t chunk = tree_free<Op, A> ? row_chunk<decltype(ev)>(leaves, loop.nd - 1) : BSX_CHUNK;
+            reduce_outputs<Op, A>(ev, loop, outputs, m, chunk, out);
         }
     }
 }
