@@ -7,8 +7,8 @@ Usage (with the Debian python, which has numpy and numexpr):
     /usr/bin/python3 benchmark/vs_numpy.py --bench-dir DIR --repetitions 9 --filter add_f64
 
 For each case the bsx side is the median over --repetitions runs of a Google Benchmark
-program (read as JSON); the NumPy and numexpr sides are timed with timeit on inputs of the
-same shapes and types (median of as many repeats). NumPy runs on 1 thread; numexpr on 1
+program (read as JSON), run right before the NumPy and numexpr sides, which are timed with
+timeit on inputs of the same shapes and types (median of as many repeats). NumPy runs on 1 thread; numexpr on 1
 and 2 (numexpr.set_num_threads); bsx on 1 and 2 (its /threads:<t> argument).
 
 Every ratio is other time / bsx time: above 1 bsx is faster; below 0.9 bsx is slower beyond
@@ -265,9 +265,11 @@ def main():
         if not binary.exists():
             print(f"| *{title}: {binary} not built, skipped* |||||||||")
             continue
-        mine = bsx_medians(binary, [c[0] for c in cases], args.repetitions, args.min_time)
         for case in cases:
             name = case[0]
+            # Each case's bsx run right before its NumPy run: a machine whose speed drifts
+            # (a shared host) then moves both sides of a ratio alike.
+            mine = bsx_medians(binary, [name], args.repetitions, args.min_time)
             other = other_times(case, args.repetitions, numexpr)
             misses = []
             b1, b2 = mine.get((name, 1)), mine.get((name, 2))

@@ -3,7 +3,9 @@
 // when already contiguous) and the function runs on the whole chunk at once through the
 // vector kernels (detail/vector_math.hpp); the node's reader then reads the result, so
 // every loop that consumes readers gets vector math. At the root of an assignment the
-// results go straight into the destination.
+// results go straight into the destination. A kernel that can compute its argument
+// itself (sqrt, where the translation unit has AVX-512) reads it from the argument's
+// reader, with no tile between.
 #pragma once
 
 #include <algorithm>
@@ -13,9 +15,11 @@
 #include <type_traits>
 #include <utility>
 
+#include <boost/hana/at.hpp>
 #include <boost/hana/for_each.hpp>
 
 #include "../config.hpp"
+#include "../detail/convert.hpp"
 #include "../detail/vector_math.hpp"
 #include "loop.hpp"
 
@@ -32,6 +36,11 @@ template <class Reader, class R>
 concept contiguous_reader = requires(const Reader r) {
     { r.data() } -> std::same_as<const R*>;
 };
+
+/// A function whose kernel computes its argument itself, a vector at a time, from a
+/// callable `at(i)` (vmath::sqrt::run_fused, where the translation unit has AVX-512).
+template <class Kernels, class R>
+concept fusing_kernels = requires(R* out, R (*at)(index_t)) { Kernels::run_fused(out, index_t{}, at, bool{}); };
 
 /// Whether evaluator Ev holds a math node, whose tiles bound the chunk length.
 template <class Ev>
@@ -71,8 +80,13 @@ struct math_evaluator : Node {
         noexcept(std::declval<Node&>().prepare(0, 0), std::declval<const Node&>().chunk_reader().load(0));
 
     void prepare(index_t j0, index_t len) noexcept(arguments_never_throw) {
-        load_arguments(j0, len, false);
-        run_kernel(result, 0, len, false);
+        if constexpr (fuses_argument) {
+            Node::prepare(j0, len);
+            run_fused(result, 0, len, false);
+        } else {
+            load_arguments(j0, len, false);
+            run_kernel(result, 0, len, false);
+        }
     }
     /// At the root of an assignment into a unit-stride row: the function's results go
     /// straight into the destination `out` (elements j0.. of the row), with no result tile
@@ -83,14 +97,17 @@ struct math_evaluator : Node {
     /// no bits: an element's value never depends on where in a block it falls.
     void write_chunk_into(R* out, index_t j0, index_t len, bool streaming) noexcept(arguments_never_throw) {
         // Arguments that read the destination itself are copied: the kernel's output must
-        // not overlap its inputs.
-        load_arguments(j0, len, this->reads_memory_of_destination());
-        const auto address = reinterpret_cast<std::uintptr_t>(out);
-        if (!streaming || address % sizeof(R) != 0) return run_kernel(out, 0, len, false);
-        const auto misaligned = index_t(address % 64 / sizeof(R));
-        const index_t head = misaligned == 0 ? 0 : std::min(len, index_t(64 / sizeof(R)) - misaligned);
-        if (head > 0) run_kernel(out, 0, head, false);
-        run_kernel(out + head, head, len - head, true);
+        // not overlap its inputs. (A fused kernel reads each vector's arguments before it
+        // writes them, as any element-wise loop does.)
+        if constexpr (fuses_argument) {
+            Node::prepare(j0, len);
+            store_chunk(out, len, streaming,
+                        [&](R* to, index_t from, index_t n, bool stream) { run_fused(to, from, n, stream); });
+        } else {
+            load_arguments(j0, len, this->reads_memory_of_destination());
+            store_chunk(out, len, streaming,
+                        [&](R* to, index_t from, index_t n, bool stream) { run_kernel(to, from, n, stream); });
+        }
     }
 
     struct reader {
@@ -101,6 +118,39 @@ struct math_evaluator : Node {
     reader chunk_reader() const noexcept { return {result}; }
 
 private:
+    using kernels = typename decltype(Node::op)::kernels;
+    /// Whether the kernel computes the argument itself: a function of one argument whose
+    /// kernel can (fusing_kernels), an argument that is not already in memory and whose
+    /// evaluation cannot throw (it runs in a simd loop).
+    static constexpr bool fuses_argument = [] {
+        if constexpr (Arity == 1 && arguments_never_throw && fusing_kernels<kernels, R>) {
+            using child_reader = decltype(boost::hana::at_c<0>(std::declval<const Node&>().children).chunk_reader());
+            return !contiguous_reader<child_reader, R>;
+        } else {
+            return false;
+        }
+    }();
+
+    /// Writes the chunk's len results into `out` through run(to, from, n, stream), split at
+    /// out's first 64-byte boundary when streamed (write_chunk_into).
+    template <class Run>
+    static void store_chunk(R* out, index_t len, bool streaming, Run run) {
+        const auto address = reinterpret_cast<std::uintptr_t>(out);
+        if (!streaming || address % sizeof(R) != 0) return run(out, 0, len, false);
+        const auto misaligned = index_t(address % 64 / sizeof(R));
+        const index_t head = misaligned == 0 ? 0 : std::min(len, index_t(64 / sizeof(R)) - misaligned);
+        if (head > 0) run(out, 0, head, false);
+        run(out + head, head, len - head, true);
+    }
+
+    /// The function of the argument's elements [from, from + n) into out[0, n), computed by
+    /// the kernel from the argument's reader (fuses_argument).
+    void run_fused(R* out, index_t from, index_t n, bool stream) const noexcept {
+        const auto reader = boost::hana::at_c<0>(this->children).chunk_reader();
+        kernels::run_fused(
+            out, n, [&](index_t i) { return convert<R>(reader.load(from + i)); }, stream);
+    }
+
     // write_chunk passes a user function's exception on to the loop, which hands it to
     // the caller (such readers run without the simd pragma).
     // An argument already in memory of type R (an array's row, a nested math node's
@@ -125,7 +175,7 @@ private:
     /// 64-byte aligned and written with streaming stores (by the vector kernels; libm's
     /// element-by-element path, without SLEEF, stores plainly).
     void run_kernel(R* out, index_t from, index_t n, bool stream) noexcept {
-        decltype(Node::op)::kernels::run(out, n, argument[0] + from, argument[Arity - 1] + from, stream);
+        kernels::run(out, n, argument[0] + from, argument[Arity - 1] + from, stream);
     }
 };
 
