@@ -89,11 +89,12 @@ inline isa host_isa() noexcept {
 // where in a block it falls. The output must not overlap the inputs.
 //
 // CheckOverflow: the kernel returns whether some result may be infinite although its
-// arguments are finite (see redo_early_overflows): it adds r - r of every result vector
-// into one vector, which turns NaN for good once a result is infinite or NaN (so a block
-// with NaN results is scanned too, needlessly but correctly). That costs an add per
-// vector, where a mask of the lanes (kmov after the call) ran at half speed on AVX-512
-// and a second pass over the results cost 15 %. `stream`: whole vectors are written
+// arguments are finite (see redo_early_overflows): it adds every result vector into one
+// vector, which is not finite for good once a result is infinite or NaN (so a block with
+// NaN results, or with finite results whose sum overflows, is scanned too, needlessly but
+// correctly). That costs an add per vector (adding r - r, one more operation, cost sum(exp(x))
+// 3 %), where a mask of the lanes (kmov after the call) ran at half speed on AVX-512 and a
+// second pass over the results cost 15 %. `stream`: whole vectors are written
 // with streaming stores (out must then be aligned to 64 bytes), so a large destination
 // is not read first, and the stores drain while the next vectors compute.
 #define BSX_VECTOR_MATH_BLOCK(ISA, TARGET, T, V, STREAM)                                                        \
@@ -110,7 +111,7 @@ inline isa host_isa() noexcept {
             } else {                                                                                            \
                 r = F(a);                                                                                       \
             }                                                                                                   \
-            if constexpr (CheckOverflow) not_finite += r - r;                                                   \
+            if constexpr (CheckOverflow) not_finite += r;                                                       \
             if (stream)                                                                                         \
                 STREAM(out + i, r);                                                                             \
             else                                                                                                \
@@ -127,12 +128,12 @@ inline isa host_isa() noexcept {
             } else {                                                                                            \
                 r = F(a);                                                                                       \
             }                                                                                                   \
-            if constexpr (CheckOverflow) not_finite += r - r;                                                   \
+            if constexpr (CheckOverflow) not_finite += r;                                                       \
             std::memcpy(pad_x, &r, sizeof r);                                                                   \
             std::memcpy(out + i, pad_x, std::size_t(n - i) * sizeof(T));                                        \
         }                                                                                                       \
         bool any = false;                                                                                       \
-        for (index_t k = 0; k < lanes; ++k) any |= not_finite[k] != 0;                                          \
+        for (index_t k = 0; k < lanes; ++k) any |= not_finite[k] - not_finite[k] != 0;                          \
         return any;                                                                                             \
     }
 BSX_VECTOR_MATH_BLOCK(avx512, "avx512f", double, __m512d, _mm512_stream_pd)
