@@ -7,9 +7,10 @@ Usage (with the Debian python, which has numpy and numexpr):
     /usr/bin/python3 benchmark/vs_numpy.py --bench-dir DIR --repetitions 9 --filter add_f64
 
 For each case the bsx side is the median over --repetitions runs of a Google Benchmark
-program (read as JSON), run right before the NumPy and numexpr sides, which are timed with
-timeit on inputs of the same shapes and types (median of as many repeats). NumPy runs on 1 thread; numexpr on 1
-and 2 (numexpr.set_num_threads); bsx on 1 and 2 (its /threads:<t> argument).
+program (read as JSON), run right before the NumPy and numexpr sides, which are timed
+with timeit on inputs of the same shapes and types (median of as many repeats). NumPy
+runs on 1 thread; numexpr on 1 and 2 (numexpr.set_num_threads); bsx on 1 and 2 (its
+/threads:<t> argument).
 
 Every ratio is other time / bsx time: above 1 bsx is faster; below 0.9 bsx is slower beyond
 noise and the row is marked. Without numpy the script says so and exits 0. Standard library
