@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <iterator>
 #include <random>
 #include <string>
@@ -38,6 +39,10 @@ void for_thread_counts(F&& f) {
     f();
 #endif
 }
+
+/// Whether two values have the same bits (which tells -0 from +0 and one NaN from another).
+inline bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+inline bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 /// A shape as NumPy prints it: `()`, `(3,)`, `(2,3)`.
 template <class S>

@@ -117,8 +117,7 @@ bsx::array<T, 1> to_array(const std::vector<T>& v) {
     return a;
 }
 
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
-bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+using test_support::same_bits;
 
 /// The worst error of one function over its inputs, with where it occurred.
 struct worst {

@@ -80,13 +80,8 @@ struct math_evaluator : Node {
         noexcept(std::declval<Node&>().prepare(0, 0), std::declval<const Node&>().chunk_reader().load(0));
 
     void prepare(index_t j0, index_t len) noexcept(arguments_never_throw) {
-        if constexpr (fuses_argument) {
-            Node::prepare(j0, len);
-            run_fused(result, 0, len, false);
-        } else {
-            load_arguments(j0, len, false);
-            run_kernel(result, 0, len, false);
-        }
+        load_arguments(j0, len, false);
+        run_kernel(result, 0, len, false);
     }
     /// At the root of an assignment into a unit-stride row: the function's results go
     /// straight into the destination `out` (elements j0.. of the row), with no result tile
@@ -97,17 +92,14 @@ struct math_evaluator : Node {
     /// no bits: an element's value never depends on where in a block it falls.
     void write_chunk_into(R* out, index_t j0, index_t len, bool streaming) noexcept(arguments_never_throw) {
         // Arguments that read the destination itself are copied: the kernel's output must
-        // not overlap its inputs. (A fused kernel reads each vector's arguments before it
-        // writes them, as any element-wise loop does.)
-        if constexpr (fuses_argument) {
-            Node::prepare(j0, len);
-            store_chunk(out, len, streaming,
-                        [&](R* to, index_t from, index_t n, bool stream) { run_fused(to, from, n, stream); });
-        } else {
-            load_arguments(j0, len, this->reads_memory_of_destination());
-            store_chunk(out, len, streaming,
-                        [&](R* to, index_t from, index_t n, bool stream) { run_kernel(to, from, n, stream); });
-        }
+        // not overlap its inputs.
+        load_arguments(j0, len, this->reads_memory_of_destination());
+        const auto address = reinterpret_cast<std::uintptr_t>(out);
+        if (!streaming || address % sizeof(R) != 0) return run_kernel(out, 0, len, false);
+        const auto misaligned = index_t(address % 64 / sizeof(R));
+        const index_t head = misaligned == 0 ? 0 : std::min(len, index_t(64 / sizeof(R)) - misaligned);
+        if (head > 0) run_kernel(out, 0, head, false);
+        run_kernel(out + head, head, len - head, true);
     }
 
     struct reader {
@@ -131,51 +123,41 @@ private:
         }
     }();
 
-    /// Writes the chunk's len results into `out` through run(to, from, n, stream), split at
-    /// out's first 64-byte boundary when streamed (write_chunk_into).
-    template <class Run>
-    static void store_chunk(R* out, index_t len, bool streaming, Run run) {
-        const auto address = reinterpret_cast<std::uintptr_t>(out);
-        if (!streaming || address % sizeof(R) != 0) return run(out, 0, len, false);
-        const auto misaligned = index_t(address % 64 / sizeof(R));
-        const index_t head = misaligned == 0 ? 0 : std::min(len, index_t(64 / sizeof(R)) - misaligned);
-        if (head > 0) run(out, 0, head, false);
-        run(out + head, head, len - head, true);
-    }
-
-    /// The function of the argument's elements [from, from + n) into out[0, n), computed by
-    /// the kernel from the argument's reader (fuses_argument).
-    void run_fused(R* out, index_t from, index_t n, bool stream) const noexcept {
-        const auto reader = boost::hana::at_c<0>(this->children).chunk_reader();
-        kernels::run_fused(
-            out, n, [&](index_t i) { return convert<R>(reader.load(from + i)); }, stream);
-    }
-
     // write_chunk passes a user function's exception on to the loop, which hands it to
     // the caller (such readers run without the simd pragma).
     // An argument already in memory of type R (an array's row, a nested math node's
     // results) is read where it is, unless `copy_all`; the others are evaluated into tiles.
+    // A fusing kernel reads its argument through the reader instead (it reads each vector's
+    // arguments before it writes them, as any element-wise loop does, so no copy either).
     void load_arguments(index_t j0, index_t len, bool copy_all) noexcept(arguments_never_throw) {
         Node::prepare(j0, len);
-        std::size_t k = 0;
-        boost::hana::for_each(this->children, [&](const auto& child) {
-            const auto reader = child.chunk_reader();
-            if constexpr (contiguous_reader<decltype(reader), R>) {
-                if (!copy_all) {
-                    argument[k++] = reader.data();
-                    return;
+        if constexpr (!fuses_argument) {
+            std::size_t k = 0;
+            boost::hana::for_each(this->children, [&](const auto& child) {
+                const auto reader = child.chunk_reader();
+                if constexpr (contiguous_reader<decltype(reader), R>) {
+                    if (!copy_all) {
+                        argument[k++] = reader.data();
+                        return;
+                    }
                 }
-            }
-            R* tile = args + k * chunk_limit;
-            write_chunk(reader, tile, len);
-            argument[k++] = tile;
-        });
+                R* tile = args + k * chunk_limit;
+                write_chunk(reader, tile, len);
+                argument[k++] = tile;
+            });
+        }
     }
     /// The function on arguments [from, from + n) into out[0, n); `stream`: out is
     /// 64-byte aligned and written with streaming stores (by the vector kernels; libm's
     /// element-by-element path, without SLEEF, stores plainly).
     void run_kernel(R* out, index_t from, index_t n, bool stream) noexcept {
-        kernels::run(out, n, argument[0] + from, argument[Arity - 1] + from, stream);
+        if constexpr (fuses_argument) {
+            const auto reader = boost::hana::at_c<0>(this->children).chunk_reader();
+            kernels::run_fused(
+                out, n, [&](index_t i) { return convert<R>(reader.load(from + i)); }, stream);
+        } else {
+            kernels::run(out, n, argument[0] + from, argument[Arity - 1] + from, stream);
+        }
     }
 };
 
