@@ -256,6 +256,38 @@ BOOST_AUTO_TEST_CASE(accuracy_double) {
 }
 BOOST_AUTO_TEST_CASE(accuracy_float) { check_all<float>(); }
 
+#if BSX_VECTOR_MATH_X86
+// bsx's own float pow (vector_pow.hpp), on CPUs with AVX-512: its tighter bound, over the
+// inputs of check_all plus bases near 1 with large exponents (where log2's error is
+// multiplied most) and results at the edges of the float range.
+BOOST_AUTO_TEST_CASE(own_float_pow) {
+    if (vmath::host_isa() != vmath::isa::avx512) {
+        BOOST_TEST_MESSAGE("no AVX-512: float pow comes from the library, checked by accuracy_float");
+        return;
+    }
+    std::vector<float> extra;
+    for (float x : {1.0f, 0x1.000002p0f, 0x1.fffffep-1f, 1.0390625f, 0.98828125f, 1.1015625f, 0x1p-126f, 0x1p127f})
+        add_around(extra, x);
+    check_binary<float>(
+        "pow (bsx's own)", bsx::pow, [](auto a, auto b) { return std::pow(a, b); }, vmath::own_pow_float_max_ulp, 0.999,
+        1.001, -1e5, 1e5, extra);
+    check_binary<float>(
+        "pow (bsx's own)", bsx::pow, [](auto a, auto b) { return std::pow(a, b); }, vmath::own_pow_float_max_ulp, 0,
+        100, -22, 22, extra);
+    // Exact cases: 1 to any power, any power 0, powers of two, x^1.
+    const bsx::array<float, 1> y{1e30f, -1e30f, 3.5f, 0.0f, -0.0f, 12.0f, -12.0f, 1.0f};
+    const bsx::array<float, 1> one = bsx::pow(bsx::full<float>(bsx::shape_t<1>{8}, 1.0f), y);
+    for (index_t i = 0; i < 8; ++i) BOOST_TEST(one(i) == 1.0f, "pow(1, " << y(i) << ")");
+    const bsx::array<float, 1> x{0.3f, 7.0f, 1e-30f, 3e38f, 1.5f, 2.0f, 0.5f, 0x1p-120f};
+    const bsx::array<float, 1> p0 = bsx::pow(x, 0.0f), p1 = bsx::pow(x, 1.0f), p2 = bsx::pow(2.0f, y);
+    for (index_t i = 0; i < 8; ++i) {
+        BOOST_TEST(p0(i) == 1.0f, "pow(" << x(i) << ", 0)");
+        BOOST_TEST(p1(i) == x(i), "pow(" << x(i) << ", 1)");
+        BOOST_TEST(p2(i) == std::pow(2.0f, y(i)), "pow(2, " << y(i) << ")");
+    }
+}
+#endif
+
 namespace {
 
 /// Every math function of x (and of x with y), as one flat list of values.

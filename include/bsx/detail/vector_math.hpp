@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "../config.hpp"
+#include "vector_pow.hpp"
 
 #if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
 #define BSX_VECTOR_MATH_X86 1
@@ -379,6 +380,16 @@ inline constexpr double mvec_max_ulp = 4.0;
 #define BSX_MVEC_BINARY BSX_SLEEF_BINARY
 #endif
 
+/// A function whose doubles come from Doubles' kernels and floats from Floats'.
+template <class Doubles, class Floats>
+struct by_element_type : Doubles {
+    static constexpr double max_ulp = std::max(Doubles::max_ulp, Floats::max_ulp);
+    using Doubles::run;
+    static void run(float* out, index_t n, const float* x, const float* y, bool stream = false) noexcept {
+        Floats::run(out, n, x, y, stream);
+    }
+};
+
 // The table: BSX_MVEC_ where libmvec is faster than SLEEF (2 to 3 times for expm1, log1p
 // and cbrt; 1.3 to 1.6 times for log10, cosh and pow, on AVX-512; for floats, sinh and
 // tanh, below) and present, else SLEEF's
@@ -418,15 +429,6 @@ namespace from_mvec {
 BSX_MVEC_UNARY(sinh, u35, mvec_max_ulp, false)
 BSX_MVEC_UNARY(tanh, u35, mvec_max_ulp, false)
 }  // namespace from_mvec
-/// A function whose doubles come from Doubles' kernels and floats from Floats'.
-template <class Doubles, class Floats>
-struct by_element_type : Doubles {
-    static constexpr double max_ulp = std::max(Doubles::max_ulp, Floats::max_ulp);
-    using Doubles::run;
-    static void run(float* out, index_t n, const float* x, const float* y, bool stream = false) noexcept {
-        Floats::run(out, n, x, y, stream);
-    }
-};
 struct sinh : by_element_type<from_sleef::sinh, from_mvec::sinh> {};
 struct tanh : by_element_type<from_sleef::tanh, from_mvec::tanh> {};
 #else
@@ -436,7 +438,25 @@ BSX_SLEEF_UNARY(tanh, u35, BSX_BOUND(3.5, 3.0), false)
 BSX_MVEC_UNARY(cosh, u35, BSX_BOUND(3.5, 2.0), true)
 BSX_MVEC_UNARY(cbrt, u35, BSX_BOUND(3.5, 4.0), false)
 BSX_SLEEF_BINARY(atan2, u35, BSX_BOUND(3.5, 1.5), false)
+#if BSX_VECTOR_MATH_X86
+// pow: floats from bsx's own kernel where the CPU has AVX-512 (vector_pow.hpp: 2.5 times
+// libmvec's speed), doubles and other CPUs from the library.
+namespace from_library {
 BSX_MVEC_BINARY(pow, u10, BSX_BOUND(1.0, 1.0), true)
+}
+struct own_float_pow {
+    static constexpr double max_ulp = std::max(own_pow_float_max_ulp, from_library::pow::max_ulp);
+    static void run(float* out, index_t n, const float* x, const float* y, bool stream = false) noexcept {
+        if (host_isa() == isa::avx512)
+            block_avx512<2, pow_f32x16, false>(out, n, x, y, stream);
+        else
+            from_library::pow::run(out, n, x, y, stream);
+    }
+};
+struct pow : by_element_type<from_library::pow, own_float_pow> {};
+#else
+BSX_MVEC_BINARY(pow, u10, BSX_BOUND(1.0, 1.0), true)
+#endif
 BSX_SLEEF_BINARY(hypot, u35, BSX_BOUND(3.5, 1.0), true)
 #undef BSX_BOUND
 #undef BSX_SLEEF_UNARY
