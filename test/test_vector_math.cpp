@@ -257,9 +257,10 @@ BOOST_AUTO_TEST_CASE(accuracy_double) {
 BOOST_AUTO_TEST_CASE(accuracy_float) { check_all<float>(); }
 
 #if BSX_VECTOR_MATH_X86
-// bsx's own float pow (vector_pow.hpp), on CPUs with AVX-512: its tighter bound, over the
-// inputs of check_all plus bases near 1 with large exponents (where log2's error is
-// multiplied most) and results at the edges of the float range.
+// bsx's own float pow and double log (own_vector_math.hpp), on CPUs with AVX-512: their
+// tighter bounds, over the inputs of check_all plus arguments near 1 (for pow with large
+// exponents, where log2's error is multiplied most), at the ends of the table's intervals,
+// and results at the edges of the float range.
 BOOST_AUTO_TEST_CASE(own_float_pow) {
     if (vmath::host_isa() != vmath::isa::avx512) {
         BOOST_TEST_MESSAGE("no AVX-512: float pow comes from the library, checked by accuracy_float");
@@ -285,6 +286,25 @@ BOOST_AUTO_TEST_CASE(own_float_pow) {
         BOOST_TEST(p1(i) == x(i), "pow(" << x(i) << ", 1)");
         BOOST_TEST(p2(i) == std::pow(2.0f, y(i)), "pow(2, " << y(i) << ")");
     }
+}
+
+BOOST_AUTO_TEST_CASE(own_double_log) {
+    if (vmath::host_isa() != vmath::isa::avx512) {
+        BOOST_TEST_MESSAGE("no AVX-512: double log comes from the library, checked by accuracy_double");
+        return;
+    }
+    std::vector<double> extra;
+    for (int i = 0; i <= 16; ++i) {  // the ends of the 16 intervals, in two binades
+        std::uint64_t bits = 0x3FE6A00000000000 + (std::uint64_t(i) << 48);
+        double z;
+        std::memcpy(&z, &bits, sizeof z);
+        for (double scale : {1.0, 0x1p-1000, 0x1p1000}) add_around(extra, z * scale);
+    }
+    const auto log_ref = [](auto v) { return std::log(v); };
+    check_unary<double>("log (bsx's own)", bsx::log, log_ref, vmath::own_log_double_max_ulp, 0.9, 1.1, extra);
+    check_unary<double>("log (bsx's own)", bsx::log, log_ref, vmath::own_log_double_max_ulp, 0, 1e300, extra);
+    const bsx::array<double, 1> one{1.0};
+    BOOST_TEST(bsx::eval(bsx::log(one))(0) == 0.0);
 }
 #endif
 

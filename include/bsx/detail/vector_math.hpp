@@ -4,7 +4,8 @@
 // has (AVX-512F, AVX2+FMA or SSE2, chosen once at run time, so default compiler flags
 // suffice); with glibc's libmvec (BSX_HAVE_MVEC), the functions where it is the faster
 // (expm1, log1p, log10, cbrt, cosh, pow; sinh and tanh of floats) through libmvec's;
-// what comes from neither runs through scalar libm.
+// what comes from neither runs through scalar libm. Float pow and double log come from
+// bsx's own kernels where the CPU has AVX-512 (own_vector_math.hpp).
 // sqrt always uses the CPU's vector square root: it is correctly rounded, so it needs no
 // library and equals std::sqrt bit for bit.
 #pragma once
@@ -16,7 +17,7 @@
 #include <type_traits>
 
 #include "../config.hpp"
-#include "vector_pow.hpp"
+#include "own_vector_math.hpp"
 
 #if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
 #define BSX_VECTOR_MATH_X86 1
@@ -380,15 +381,24 @@ inline constexpr double mvec_max_ulp = 4.0;
 #define BSX_MVEC_BINARY BSX_SLEEF_BINARY
 #endif
 
-/// A function whose doubles come from Doubles' kernels and floats from Floats'.
-template <class Doubles, class Floats>
-struct by_element_type : Doubles {
-    static constexpr double max_ulp = std::max(Doubles::max_ulp, Floats::max_ulp);
-    using Doubles::run;
-    static void run(float* out, index_t n, const float* x, const float* y, bool stream = false) noexcept {
-        Floats::run(out, n, x, y, stream);
+#if BSX_VECTOR_MATH_X86
+/// A function whose elements of type T come from bsx's own AVX-512 kernel `Own`
+/// (own_vector_math.hpp, within OwnUlp) where the CPU has AVX-512, and otherwise, as do
+/// those of the other type, from Library's: float pow and double log, where the libraries
+/// are far slower than NumPy's.
+template <class Library, class T, auto Own, double OwnUlp>
+struct own_kernel_for : Library {
+    static constexpr double max_ulp = std::max(OwnUlp, Library::max_ulp);
+    static constexpr int arity = requires { Library::libm(T(), T()); } ? 2 : 1;
+    using Library::run;
+    static void run(T* out, index_t n, const T* x, const T* y, bool stream = false) noexcept {
+        if (host_isa() == isa::avx512)
+            block_avx512<arity, Own, false>(out, n, x, y, stream);
+        else
+            Library::run(out, n, x, y, stream);
     }
 };
+#endif
 
 // The table: BSX_MVEC_ where libmvec is faster than SLEEF (2 to 3 times for expm1, log1p
 // and cbrt; 1.3 to 1.6 times for log10, cosh and pow, on AVX-512; for floats, sinh and
@@ -407,7 +417,14 @@ struct by_element_type : Doubles {
 BSX_SLEEF_UNARY(exp, u10, BSX_BOUND(1.0, 1.0), true)
 BSX_SLEEF_UNARY(exp2, u35, BSX_BOUND(3.5, 1.0), true)
 BSX_MVEC_UNARY(expm1, u10, BSX_BOUND(1.0, 1.0), true)
+#if BSX_VECTOR_MATH_X86
+namespace from_library {
 BSX_SLEEF_UNARY(log, u10, BSX_BOUND(1.0, 1.0), false)
+}
+struct log : own_kernel_for<from_library::log, double, log_f64x8, own_log_double_max_ulp> {};
+#else
+BSX_SLEEF_UNARY(log, u10, BSX_BOUND(1.0, 1.0), false)
+#endif
 BSX_SLEEF_UNARY(log2, u35, BSX_BOUND(3.5, 1.0), false)
 BSX_MVEC_UNARY(log10, u10, BSX_BOUND(1.0, 2.0), false)
 BSX_MVEC_UNARY(log1p, u10, BSX_BOUND(1.0, 1.0), true)
@@ -429,6 +446,15 @@ namespace from_mvec {
 BSX_MVEC_UNARY(sinh, u35, mvec_max_ulp, false)
 BSX_MVEC_UNARY(tanh, u35, mvec_max_ulp, false)
 }  // namespace from_mvec
+/// A function whose doubles come from Doubles' kernels and floats from Floats'.
+template <class Doubles, class Floats>
+struct by_element_type : Doubles {
+    static constexpr double max_ulp = std::max(Doubles::max_ulp, Floats::max_ulp);
+    using Doubles::run;
+    static void run(float* out, index_t n, const float* x, const float* y, bool stream = false) noexcept {
+        Floats::run(out, n, x, y, stream);
+    }
+};
 struct sinh : by_element_type<from_sleef::sinh, from_mvec::sinh> {};
 struct tanh : by_element_type<from_sleef::tanh, from_mvec::tanh> {};
 #else
@@ -439,21 +465,10 @@ BSX_MVEC_UNARY(cosh, u35, BSX_BOUND(3.5, 2.0), true)
 BSX_MVEC_UNARY(cbrt, u35, BSX_BOUND(3.5, 4.0), false)
 BSX_SLEEF_BINARY(atan2, u35, BSX_BOUND(3.5, 1.5), false)
 #if BSX_VECTOR_MATH_X86
-// pow: floats from bsx's own kernel where the CPU has AVX-512 (vector_pow.hpp: 2.5 times
-// libmvec's speed), doubles and other CPUs from the library.
 namespace from_library {
 BSX_MVEC_BINARY(pow, u10, BSX_BOUND(1.0, 1.0), true)
 }
-struct own_float_pow {
-    static constexpr double max_ulp = std::max(own_pow_float_max_ulp, from_library::pow::max_ulp);
-    static void run(float* out, index_t n, const float* x, const float* y, bool stream = false) noexcept {
-        if (host_isa() == isa::avx512)
-            block_avx512<2, pow_f32x16, false>(out, n, x, y, stream);
-        else
-            from_library::pow::run(out, n, x, y, stream);
-    }
-};
-struct pow : by_element_type<from_library::pow, own_float_pow> {};
+struct pow : own_kernel_for<from_library::pow, float, pow_f32x16, own_pow_float_max_ulp> {};
 #else
 BSX_MVEC_BINARY(pow, u10, BSX_BOUND(1.0, 1.0), true)
 #endif

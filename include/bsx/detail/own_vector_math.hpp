@@ -1,0 +1,248 @@
+// bsx/detail/own_vector_math.hpp: bsx's own vector kernels, for CPUs with AVX-512, where
+// SLEEF and libmvec are far from NumPy's (SVML): pow of 16 floats and log of 8 doubles.
+// Both split x = 2^k z and read 16-entry tables held in two registers (no gathers).
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "../config.hpp"
+
+#if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+namespace bsx::detail::vmath {
+
+/// The largest errors of pow_f32x16 and log_f64x8 in ulps (test_vector_math measures them).
+/// pow: log2(x) is within 2^-40.9 relative, so y log2(x) is within 2^-33.6 wherever the
+/// result is a float (|y log2 x| < 150), and 2^e within 2^-38.5: the double result is within
+/// 2^-34 relative, and rounding it to float gives the correctly rounded result or, very near
+/// a midpoint, its neighbour. log: hi + lo is within 0.003 ulp of ln x (the polynomial's
+/// 2^-52.6 r^3 at most 0.002), and rounding it adds half an ulp.
+inline constexpr double own_pow_float_max_ulp = 0.501;
+inline constexpr double own_log_double_max_ulp = 0.503;
+
+namespace own_tables {
+// From scripts/vector_math_tables.py. x = 2^k z with z in [0x1.6ap-1, 0x1.6ap0): the top 4
+// bits of z's significand (after subtracting the offset) pick an interval, its reciprocal
+// 1/c (5 significant bits, so that r = z/c - 1 is exact in one fused multiply-add; 1 for the
+// interval holding 1), log2(c) and ln(c) = ln_c_hi + ln_c_lo (hi: a multiple of 2^-42, as
+// is ln2_hi, so k ln2_hi + ln_c_hi is exact); r lies in [-0.0430, 0.0416].
+inline constexpr std::int64_t offset = 0x3FE6A00000000000;  // the bits of 0x1.6ap-1
+alignas(64) inline constexpr double inverse_c[16] = {0x1.6p+0, 0x1.5p+0, 0x1.4p+0, 0x1.4p+0, 0x1.3p+0, 0x1.2p+0,
+                                                     0x1.2p+0, 0x1.1p+0, 0x1p+0,   0x1p+0,   0x1.ep-1, 0x1.cp-1,
+                                                     0x1.bp-1, 0x1.9p-1, 0x1.8p-1, 0x1.7p-1};
+alignas(64) inline constexpr double log2_c[16] = {-0x1.d6753e032ea0fp-2,
+                                                  -0x1.91bba891f1709p-2,
+                                                  -0x1.49a784bcd1b8bp-2,
+                                                  -0x1.49a784bcd1b8bp-2,
+                                                  -0x1.fbc16b902680ap-3,
+                                                  -0x1.5c01a39fbd688p-3,
+                                                  -0x1.5c01a39fbd688p-3,
+                                                  -0x1.663f6fac91316p-4,
+                                                  0x0p+0,
+                                                  0x0p+0,
+                                                  0x1.7d60496cfbb4cp-4,
+                                                  0x1.8a8980abfbd32p-3,
+                                                  0x1.f5fd8a9063e35p-3,
+                                                  0x1.6cb0f6865c8eap-2,
+                                                  0x1.a8ff971810a5ep-2,
+                                                  0x1.e7df5fe538ab3p-2};
+alignas(64) inline constexpr double ln_c_hi[16] = {-0x1.4618bc21c6p-2,
+                                                   -0x1.1675cababap-2,
+                                                   -0x1.c8ff7c79aap-3,
+                                                   -0x1.c8ff7c79aap-3,
+                                                   -0x1.5ff3070a7ap-3,
+                                                   -0x1.e27076e2bp-4,
+                                                   -0x1.e27076e2bp-4,
+                                                   -0x1.f0a30c0118p-5,
+                                                   0x0p+0,
+                                                   0x0p+0,
+                                                   0x1.08598b59e4p-4,
+                                                   0x1.1178e8227ep-3,
+                                                   0x1.5bf406b544p-3,
+                                                   0x1.f991c6cb3cp-3,
+                                                   0x1.269621134ep-2,
+                                                   0x1.522ae0738ap-2};
+alignas(64) inline constexpr double ln_c_lo[16] = {0x1.3d82f484c84ccp-46,
+                                                   -0x1.8380e731f55c4p-44,
+                                                   0x1.7794f689f8434p-45,
+                                                   0x1.7794f689f8434p-45,
+                                                   0x1.8586f183bebf2p-44,
+                                                   0x1.a342c2af0003cp-45,
+                                                   0x1.a342c2af0003cp-45,
+                                                   0x1.d599e83368e91p-45,
+                                                   0x0p+0,
+                                                   0x0p+0,
+                                                   -0x1.7e5dd7009902cp-46,
+                                                   0x1.1ef78ce2d07f2p-45,
+                                                   -0x1.27023eb68981cp-46,
+                                                   -0x1.90d04cd7cc834p-44,
+                                                   -0x1.1b61f10522625p-44,
+                                                   0x1.ebe708164c759p-45};
+inline constexpr double ln2_hi = 0x1.62e42fefa38p-1, ln2_lo = 0x1.ef35793c7673p-45;
+/// 2^(j/16).
+alignas(64) inline constexpr double exp2_j[16] = {0x1p+0,
+                                                  0x1.0b5586cf9890fp+0,
+                                                  0x1.172b83c7d517bp+0,
+                                                  0x1.2387a6e756238p+0,
+                                                  0x1.306fe0a31b715p+0,
+                                                  0x1.3dea64c123422p+0,
+                                                  0x1.4bfdad5362a27p+0,
+                                                  0x1.5ab07dd485429p+0,
+                                                  0x1.6a09e667f3bcdp+0,
+                                                  0x1.7a11473eb0187p+0,
+                                                  0x1.8ace5422aa0dbp+0,
+                                                  0x1.9c49182a3f090p+0,
+                                                  0x1.ae89f995ad3adp+0,
+                                                  0x1.c199bdd85529cp+0,
+                                                  0x1.d5818dcfba487p+0,
+                                                  0x1.ea4afa2a490dap+0};
+/// log2(1 + r) / r, (ln(1 + r) - r + r^2/2) / r^3 and 2^f (|f| <= 1/32), lowest degree first.
+inline constexpr double log2_poly[7] = {0x1.71547652b818bp+0,  -0x1.71547653ae37cp-1, 0x1.ec709dd862ef7p-2,
+                                        -0x1.715454a9558cap-2, 0x1.27761bf687e8cp-2,  -0x1.ed979f8ee1835p-3,
+                                        0x1.a905cf3481b0ap-3};
+inline constexpr double log_poly[9] = {0x1.5555555555556p-2,  -0x1.ffffffffffbd6p-3, 0x1.99999999950c6p-3,
+                                       -0x1.5555555ced1f2p-3, 0x1.2492496445631p-3,  -0x1.ffff8833509dcp-4,
+                                       0x1.c71a3330915d4p-4,  -0x1.9af7e99658fcap-4, 0x1.77e5fc325e52bp-4};
+inline constexpr double exp2_poly[5] = {0x1p+0, 0x1.62e42fec39c7dp-1, 0x1.ebfbdff6988c8p-3, 0x1.c6b3f746c5f99p-5,
+                                        0x1.3b2c4ac7da565p-7};
+}  // namespace own_tables
+
+// The kernels are written with vector operators where they can, and maskz forms of the other
+// intrinsics: GCC 12 warns (maybe-uninitialized) about the undefined pass-through source of
+// many unmasked AVX-512 intrinsics. (Conversions and shuffles stay intrinsics: GCC splits
+// __builtin_convertvector into 256-bit halves when tuning for AMD Zen.)
+using doubles8 = __m512d;
+using int64s8 = __m512i;
+using uint64s8 [[gnu::vector_size(64)]] = std::uint64_t;
+
+/// table[index] per lane, for a 16-entry table (the low 4 bits of each index count).
+[[gnu::target("avx512f")]] inline doubles8 lookup16(const double* table, int64s8 index) noexcept {
+    return _mm512_permutex2var_pd(_mm512_load_pd(table), index, _mm512_load_pd(table + 8));
+}
+
+/// c[0] + c[1] v + ... + c[N-1] v^(N-1), with fused multiply-adds.
+template <std::size_t N>
+[[gnu::target("avx512f")]] inline doubles8 horner(const double (&c)[N], doubles8 v) noexcept {
+    doubles8 p = _mm512_set1_pd(c[N - 1]);
+    for (std::size_t j = N - 1; j-- > 0;) p = _mm512_fmadd_pd(p, v, _mm512_set1_pd(c[j]));
+    return p;
+}
+
+/// x = 2^k z (x positive and normal), with the interval of z and r = z/c - 1 (exact).
+struct split_argument {
+    doubles8 k, r;
+    int64s8 interval;
+};
+[[gnu::target("avx512f")]] inline split_argument split(doubles8 x) noexcept {
+    const int64s8 bits = int64s8(x);
+    const int64s8 from_offset = bits - own_tables::offset;
+    const int64s8 interval = int64s8(uint64s8(from_offset) >> 48);
+    const int64s8 k = from_offset >> 52;
+    const doubles8 z = doubles8(bits - (k << 52));
+    constexpr double round_shift = 0x1.8p52;  // k + its bits are the bits of k + round_shift
+    const doubles8 k_double = doubles8(k + std::int64_t(0x4338000000000000)) - round_shift;
+    return {k_double, _mm512_fmadd_pd(z, lookup16(own_tables::inverse_c, interval), _mm512_set1_pd(-1.0)), interval};
+}
+
+/// 2^(y log2 x) for x > 0 and normal, y finite (floats widened to double), within 2^-34
+/// relative wherever the result is a float. y log2 x is clamped to +-200, beyond which every
+/// float result is 0 or infinite.
+[[gnu::target("avx512f")]] inline doubles8 pow_of_floats_in_double(doubles8 x, doubles8 y) noexcept {
+    using namespace own_tables;
+    const split_argument s = split(x);
+    const doubles8 log2_x = _mm512_fmadd_pd(horner(log2_poly, s.r), s.r, s.k + lookup16(log2_c, s.interval));
+    const doubles8 e =
+        _mm512_maskz_min_pd(0xFF, _mm512_maskz_max_pd(0xFF, y * log2_x, _mm512_set1_pd(-200.0)), _mm512_set1_pd(200.0));
+    // e = n/16 + f: 2^e = 2^(n >> 4) 2^((n & 15)/16) 2^f.
+    constexpr double round_shift = 0x1.8p52;  // adding it rounds to an integer, in the low bits
+    const doubles8 n_shifted = _mm512_fmadd_pd(e, _mm512_set1_pd(16.0), _mm512_set1_pd(round_shift));
+    const doubles8 f = _mm512_fmadd_pd(n_shifted - round_shift, _mm512_set1_pd(-0.0625), e);
+    const int64s8 n = int64s8(n_shifted);
+    const doubles8 mantissa = lookup16(exp2_j, n) * horner(exp2_poly, f);
+    return doubles8(int64s8(mantissa) + ((n >> 4) << 52));
+}
+
+/// The lower and upper 8 of 16 floats.
+[[gnu::target("avx512f")]] inline __m256 lower_half(__m512 v) noexcept {
+    return _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xF, _mm512_castps_pd(v), 0));
+}
+[[gnu::target("avx512f")]] inline __m256 upper_half(__m512 v) noexcept {
+    return _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xF, _mm512_castps_pd(v), 1));
+}
+
+/// r with the lanes not in `regular` replaced by f of the lanes of the arguments, one by
+/// one (kept out of the kernels' loops, whose registers it would otherwise crowd).
+template <class V, class T, class M, class F, class... A>
+[[gnu::target("avx512f"), gnu::noinline, gnu::cold]] V redo_lanes(M regular, V r, F f, A... args) noexcept {
+    constexpr int lanes = sizeof(V) / sizeof(T);
+    alignas(64) T result[lanes], in[sizeof...(A)][lanes];
+    std::memcpy(result, &r, sizeof r);
+    int a = 0;
+    ((std::memcpy(in[a++], &args, sizeof args)), ...);
+    for (int l = 0; l < lanes; ++l)
+        if (!(regular >> l & 1)) {
+            if constexpr (sizeof...(A) == 2)
+                result[l] = f(in[0][l], in[1][l]);
+            else
+                result[l] = f(in[0][l]);
+        }
+    std::memcpy(&r, result, sizeof r);
+    return r;
+}
+
+/// pow(x, y) of 16 floats. Lanes where x is not positive and finite or y is not finite
+/// (zeros, negative bases, infinities, NaN) are computed by std::pow, one by one: a rule on
+/// the lane's own arguments, so an element's value does not depend on where it falls.
+[[gnu::target("avx512f")]] inline __m512 pow_f32x16(__m512 x, __m512 y) noexcept {
+    const __m512d x_low = _mm512_maskz_cvtps_pd(0xFF, lower_half(x));
+    const __m512d y_low = _mm512_maskz_cvtps_pd(0xFF, lower_half(y));
+    const __m512d x_high = _mm512_maskz_cvtps_pd(0xFF, upper_half(x));
+    const __m512d y_high = _mm512_maskz_cvtps_pd(0xFF, upper_half(y));
+    const __m256 low = _mm512_maskz_cvtpd_ps(0xFF, pow_of_floats_in_double(x_low, y_low));
+    const __m256 high = _mm512_maskz_cvtpd_ps(0xFF, pow_of_floats_in_double(x_high, y_high));
+    const __m512 r = _mm512_castpd_ps(
+        _mm512_maskz_insertf64x4(0xFF, _mm512_castpd256_pd512(_mm256_castps_pd(low)), _mm256_castps_pd(high), 1));
+    const __m512 inf = _mm512_set1_ps(HUGE_VALF);
+    const __mmask16 regular = _mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_GT_OQ) &
+                              _mm512_cmp_ps_mask(x, inf, _CMP_LT_OQ) &
+                              _mm512_cmp_ps_mask(_mm512_abs_ps(y), inf, _CMP_LT_OQ);
+    if (regular != 0xFFFF) [[unlikely]]
+        return redo_lanes<__m512, float>(
+            regular, r, [](float a, float b) { return std::pow(a, b); }, x, y);
+    return r;
+}
+
+/// log(x) of 8 doubles: ln x = k ln2_hi + ln_c_hi + r - r^2/2, carried as hi + the rounding
+/// errors of its sums, plus k ln2_lo + ln_c_lo + r^3 p(r). Lanes where x is not positive,
+/// normal and finite go to std::log, one by one.
+[[gnu::target("avx512f")]] inline __m512d log_f64x8(__m512d x) noexcept {
+    using namespace own_tables;
+    const split_argument s = split(x);
+    const doubles8 w = _mm512_fmadd_pd(s.k, _mm512_set1_pd(ln2_hi), lookup16(ln_c_hi, s.interval));  // exact
+    // w + r, with its rounding error: a fast two-sum, as w = 0 or |w| > 0.06 > |r|.
+    const doubles8 sum = w + s.r;
+    const doubles8 sum_error = (w - sum) + s.r;
+    // - r^2/2, exact as a pair; |sum| > r^2/2, so a fast two-sum adds it.
+    const doubles8 r2 = s.r * s.r;
+    const doubles8 r2_error = _mm512_fmadd_pd(s.r, s.r, -r2);
+    const doubles8 half_r2 = r2 * -0.5;
+    const doubles8 hi = sum + half_r2;
+    const doubles8 half_r2_error = half_r2 - (hi - sum);
+    const doubles8 lo = _mm512_fmadd_pd(s.k, _mm512_set1_pd(ln2_lo), lookup16(ln_c_lo, s.interval)) + sum_error +
+                        _mm512_fmadd_pd(r2_error, _mm512_set1_pd(-0.5), half_r2_error);
+    const doubles8 r = hi + _mm512_fmadd_pd(r2 * s.r, horner(log_poly, s.r), lo);
+    const __mmask8 regular = _mm512_cmp_pd_mask(x, _mm512_set1_pd(0x1p-1022), _CMP_GE_OQ) &
+                             _mm512_cmp_pd_mask(x, _mm512_set1_pd(HUGE_VAL), _CMP_LT_OQ);
+    if (regular != 0xFF) [[unlikely]]
+        return redo_lanes<__m512d, double>(
+            regular, r, [](double a) { return std::log(a); }, x);
+    return r;
+}
+
+}  // namespace bsx::detail::vmath
+
+#endif
