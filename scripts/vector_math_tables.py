@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Prints the tables and polynomials of bsx's own vector kernels (float pow, double log),
+"""Prints the tables and polynomials of bsx's own vector kernels (float pow, double log and pow),
 include/bsx/detail/own_vector_math.hpp.
 
 Needs mpmath (Debian: python3-mpmath). The argument x = 2^k z, z in [0x1.6ap-1, 0x1.6ap0),
@@ -33,6 +33,15 @@ def split(value):
     return float(hi), float(value - hi)
 
 
+def fit(function, interval, terms):
+    """A near-minimax polynomial (Chebyshev fit), lowest degree first, and its largest
+    absolute error over 4000 points of the interval."""
+    poly = mpmath.chebyfit(function, interval, terms)[::-1]
+    a, b = interval
+    points = (a + (b - a) * mpmath.mpf(i) / 3999 for i in range(4000))
+    return poly, max(abs(mpmath.polyval(poly[::-1], x) - function(x)) for x in points)
+
+
 def main():
     reciprocals, r_lo, r_hi = [], 0.0, 0.0
     for i in range(16):
@@ -47,22 +56,30 @@ def main():
     ln2 = mpmath.log(2)
     log2_quotient = lambda r: mpmath.log1p(r) / r / ln2 if r else 1 / ln2  # noqa: E731
     log_tail = lambda r: (mpmath.log1p(r) - r + r**2 / 2) / r**3 if r else mpmath.mpf(1) / 3  # noqa: E731
-    log2_poly, log2_err = mpmath.chebyfit(log2_quotient, [r_lo, r_hi], 7, error=True)
-    log_poly, log_err = mpmath.chebyfit(log_tail, [r_lo, r_hi], 9, error=True)
-    exp2_poly, exp2_err = mpmath.chebyfit(lambda f: mpmath.power(2, f), [-1 / 32, 1 / 32], 5, error=True)
+    log2_poly, log2_err = fit(log2_quotient, [r_lo, r_hi], 7)
+    log_poly, log_err = fit(log_tail, [r_lo, r_hi], 9)
+    exp2_poly, exp2_err = fit(lambda f: mpmath.power(2, f), [-1 / 32, 1 / 32], 5)
+    exp_tail = lambda f: (mpmath.expm1(f) - f) / f**2 if f else mpmath.mpf(0.5)  # noqa: E731
+    exp_poly, exp_err = fit(exp_tail, [-0.022, 0.022], 6)
+    ln2_16_hi = mpmath.nint(ln2 / 16 * mpmath.mpf(2) ** 42) / mpmath.mpf(2) ** 42  # 38 bits: n ln2_16_hi exact
     print(f"// r in [{r_lo}, {r_hi}]")
     print(f"inverse_c = {{{hex_list(reciprocals)}}}")
     print(f"log2_c = {{{hex_list(mpmath.log(1 / mpmath.mpf(c), 2) for c in reciprocals)}}}")
     print(f"ln_c_hi = {{{hex_list(h for h, _ in ln_c)}}}")
     print(f"ln_c_lo = {{{hex_list(l for _, l in ln_c)}}}")
     print("ln2_hi, ln2_lo = " + hex_list(split(ln2)))
-    print(f"exp2_j = {{{hex_list(mpmath.power(2, mpmath.mpf(j) / 16) for j in range(16))}}}")
+    exp2_j = [mpmath.power(2, mpmath.mpf(j) / 16) for j in range(16)]
+    print(f"exp2_j = {{{hex_list(exp2_j)}}}")
+    print(f"exp2_j_lo = {{{hex_list(t - float(t) for t in exp2_j)}}}")
+    print("ln2_16_hi, ln2_16_lo = " + hex_list([ln2_16_hi, ln2 / 16 - ln2_16_hi]))
     print(f"// log2(1 + r) / r, lowest first, relative error 2^{float(mpmath.log(log2_err * ln2, 2)):.1f}")
-    print(f"log2_poly = {{{hex_list(log2_poly[::-1])}}}")
+    print(f"log2_poly = {{{hex_list(log2_poly)}}}")
     print(f"// (ln(1 + r) - r + r^2 / 2) / r^3, absolute error 2^{float(mpmath.log(log_err, 2)):.1f}")
-    print(f"log_poly = {{{hex_list(log_poly[::-1])}}}")
+    print(f"log_poly = {{{hex_list(log_poly)}}}")
     print(f"// 2^f, relative error 2^{float(mpmath.log(exp2_err, 2)):.1f}")
-    print(f"exp2_poly = {{{hex_list(exp2_poly[::-1])}}}")
+    print(f"exp2_poly = {{{hex_list(exp2_poly)}}}")
+    print(f"// (e^f - 1 - f) / f^2, |f| <= 0.022, absolute error 2^{float(mpmath.log(exp_err, 2)):.1f}")
+    print(f"exp_poly = {{{hex_list(exp_poly)}}}")
 
 
 if __name__ == "__main__":

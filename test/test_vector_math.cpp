@@ -257,7 +257,7 @@ BOOST_AUTO_TEST_CASE(accuracy_double) {
 BOOST_AUTO_TEST_CASE(accuracy_float) { check_all<float>(); }
 
 #if BSX_VECTOR_MATH_X86
-// bsx's own float pow and double log (own_vector_math.hpp), on CPUs with AVX-512: their
+// bsx's own float and double pow and double log (own_vector_math.hpp), on CPUs with AVX-512: their
 // tighter bounds, over the inputs of check_all plus arguments near 1 (for pow with large
 // exponents, where log2's error is multiplied most), at the ends of the table's intervals,
 // and results at the edges of the float range.
@@ -285,6 +285,40 @@ BOOST_AUTO_TEST_CASE(own_float_pow) {
         BOOST_TEST(p0(i) == 1.0f, "pow(" << x(i) << ", 0)");
         BOOST_TEST(p1(i) == x(i), "pow(" << x(i) << ", 1)");
         BOOST_TEST(p2(i) == std::pow(2.0f, y(i)), "pow(2, " << y(i) << ")");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(own_double_pow) {
+    if (vmath::host_isa() != vmath::isa::avx512) {
+        BOOST_TEST_MESSAGE("no AVX-512: double pow comes from the library, checked by accuracy_double");
+        return;
+    }
+    std::vector<double> extra;
+    for (int i = 0; i <= 16; ++i) {  // the ends of the 16 intervals, in three binades
+        std::uint64_t bits = 0x3FE6A00000000000 + (std::uint64_t(i) << 48);
+        double z;
+        std::memcpy(&z, &bits, sizeof z);
+        for (double scale : {1.0, 0x1p-10, 0x1p10}) add_around(extra, z * scale);
+    }
+    for (double e : {708.0, -708.0, 709.7, -745.0, 32.0, -32.0}) add_around(extra, e);
+    const auto pow_ref = [](auto a, auto b) { return std::pow(a, b); };
+    const double bound = vmath::own_pow_double_max_ulp;
+    // Ordinary bases and exponents up to the ends of the range; bases near 1 with exponents
+    // around the 32 where the kernel hands them to libm.
+    check_binary<double>("pow (bsx's own)", bsx::pow, pow_ref, bound, 0.5, 2, -1000, 1000, extra);
+    check_binary<double>("pow (bsx's own)", bsx::pow, pow_ref, bound, 0, 1e6, -60, 60, extra);
+    check_binary<double>("pow (bsx's own)", bsx::pow, pow_ref, bound, 0.93, 1.1, -500, 500, extra);
+    check_binary<double>("pow (bsx's own)", bsx::pow, pow_ref, bound, 0.9999, 1.0001, -4e5, 4e5, extra);
+    // Exact cases: powers of two, x^1, x^0 and 1^y.
+    const bsx::array<double, 1> k{-1074.0, -1022.0, -3.0, 0.0, 1.0, 10.0, 52.0, 1023.0};
+    const bsx::array<double, 1> two_k = bsx::pow(2.0, k);
+    for (index_t i = 0; i < k.size(); ++i) BOOST_TEST(two_k(i) == std::ldexp(1.0, int(k(i))), "pow(2, " << k(i) << ")");
+    const bsx::array<double, 1> x{0.3, 7.0, 1e-300, 1e300, 1.5, 0.999, 1.001, 0x1p-1022};
+    const bsx::array<double, 1> p0 = bsx::pow(x, 0.0), p1 = bsx::pow(x, 1.0), one = bsx::pow(1.0, x * 1e6);
+    for (index_t i = 0; i < x.size(); ++i) {
+        BOOST_TEST(p0(i) == 1.0, "pow(" << x(i) << ", 0)");
+        BOOST_TEST(p1(i) == x(i), "pow(" << x(i) << ", 1)");
+        BOOST_TEST(one(i) == 1.0, "pow(1, " << x(i) * 1e6 << ")");
     }
 }
 

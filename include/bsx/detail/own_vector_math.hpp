@@ -15,14 +15,19 @@
 
 namespace bsx::detail::vmath {
 
-/// The largest errors of pow_f32x16 and log_f64x8 in ulps (test_vector_math measures them).
-/// pow: log2(x) is within 2^-40.9 relative, so y log2(x) is within 2^-33.6 wherever the
-/// result is a float (|y log2 x| < 150), and 2^e within 2^-38.5: the double result is within
-/// 2^-34 relative, and rounding it to float gives the correctly rounded result or, very near
-/// a midpoint, its neighbour. log: hi + lo is within 0.003 ulp of ln x (the polynomial's
-/// 2^-52.6 r^3 at most 0.002), and rounding it adds half an ulp.
+/// The largest errors of the kernels in ulps (test_vector_math measures them).
+/// - Float pow: log2(x) is within 2^-40.9 relative, so y log2(x) is within 2^-33.6 wherever
+///   the result is a float (|y log2 x| < 150), and 2^e within 2^-38.5: the double result is
+///   within 2^-34 relative, and rounding it to float gives the correctly rounded result or,
+///   very near a midpoint, its neighbour.
+/// - Double log: hi + lo is within 0.003 ulp of ln x (the polynomial's 2^-52.6 r^3 at most
+///   0.002), and rounding it adds half an ulp.
+/// - Double pow: y times the error of ln x is at most 0.134 ulp of the result (|y ln x| <= 708
+///   and |ln x| >= 0.34, or |y ln x| <= 32 and |ln x| >= 0.017, see pow_f64x8), reducing e
+///   and the sum for e^f add 0.05, and rounding half an ulp.
 inline constexpr double own_pow_float_max_ulp = 0.501;
 inline constexpr double own_log_double_max_ulp = 0.503;
+inline constexpr double own_pow_double_max_ulp = 0.7;
 
 namespace own_tables {
 // From scripts/vector_math_tables.py. x = 2^k z with z in [0x1.6ap-1, 0x1.6ap0): the top 4
@@ -83,6 +88,8 @@ alignas(64) inline constexpr double ln_c_lo[16] = {0x1.3d82f484c84ccp-46,
                                                    -0x1.1b61f10522625p-44,
                                                    0x1.ebe708164c759p-45};
 inline constexpr double ln2_hi = 0x1.62e42fefa38p-1, ln2_lo = 0x1.ef35793c7673p-45;
+/// ln(2)/16 split the same way (n ln2_16_hi is exact for |n| < 2^15).
+inline constexpr double ln2_16_hi = 0x1.62e42fefap-5, ln2_16_lo = 0x1.cf79abc9e3b3ap-44;
 /// 2^(j/16).
 alignas(64) inline constexpr double exp2_j[16] = {0x1p+0,
                                                   0x1.0b5586cf9890fp+0,
@@ -100,7 +107,25 @@ alignas(64) inline constexpr double exp2_j[16] = {0x1p+0,
                                                   0x1.c199bdd85529cp+0,
                                                   0x1.d5818dcfba487p+0,
                                                   0x1.ea4afa2a490dap+0};
-/// log2(1 + r) / r, (ln(1 + r) - r + r^2/2) / r^3 and 2^f (|f| <= 1/32), lowest degree first.
+/// The rounding errors of exp2_j.
+alignas(64) inline constexpr double exp2_j_lo[16] = {0x0p+0,
+                                                     0x1.8a62e4adc610bp-54,
+                                                     -0x1.19041b9d78a76p-55,
+                                                     0x1.9b07eb6c70573p-54,
+                                                     0x1.6f46ad23182e4p-55,
+                                                     0x1.ada0911f09ebcp-55,
+                                                     0x1.d4397afec42e2p-56,
+                                                     0x1.6324c054647adp-54,
+                                                     -0x1.bdd3413b26456p-54,
+                                                     -0x1.41577ee04992fp-55,
+                                                     0x1.6e9f156864b27p-54,
+                                                     0x1.c7c46b071f2bep-56,
+                                                     0x1.7a1cd345dcc81p-54,
+                                                     0x1.11065895048ddp-55,
+                                                     0x1.2ed02d75b3707p-55,
+                                                     -0x1.e9c23179c2893p-54};
+/// log2(1 + r) / r, (ln(1 + r) - r + r^2/2) / r^3, 2^f (|f| <= 1/32) and (e^f - 1 - f) / f^2
+/// (|f| <= 0.022), lowest degree first.
 inline constexpr double log2_poly[7] = {0x1.71547652b818bp+0,  -0x1.71547653ae37cp-1, 0x1.ec709dd862ef7p-2,
                                         -0x1.715454a9558cap-2, 0x1.27761bf687e8cp-2,  -0x1.ed979f8ee1835p-3,
                                         0x1.a905cf3481b0ap-3};
@@ -109,6 +134,8 @@ inline constexpr double log_poly[9] = {0x1.5555555555556p-2,  -0x1.ffffffffffbd6
                                        0x1.c71a3330915d4p-4,  -0x1.9af7e99658fcap-4, 0x1.77e5fc325e52bp-4};
 inline constexpr double exp2_poly[5] = {0x1p+0, 0x1.62e42fec39c7dp-1, 0x1.ebfbdff6988c8p-3, 0x1.c6b3f746c5f99p-5,
                                         0x1.3b2c4ac7da565p-7};
+inline constexpr double exp_poly[6] = {0x1.0000000000001p-1, 0x1.5555555555556p-3,  0x1.55555554e258ep-5,
+                                       0x1.11111110ddf63p-7, 0x1.6c17f6c39583fp-10, 0x1.a01b149876dbfp-13};
 }  // namespace own_tables
 
 // The kernels are written with vector operators where they can, and maskz forms of the other
@@ -130,6 +157,22 @@ template <std::size_t N>
     doubles8 p = _mm512_set1_pd(c[N - 1]);
     for (std::size_t j = N - 1; j-- > 0;) p = _mm512_fmadd_pd(p, v, _mm512_set1_pd(c[j]));
     return p;
+}
+
+/// The same polynomial by Estrin's scheme: pairs c[2i] + c[2i+1] v, joined by v^2, v^4, ...
+/// Fewer dependent steps than Horner's, where a kernel's chain of latencies limits it.
+template <std::size_t N>
+[[gnu::target("avx512f")]] inline doubles8 estrin(const double (&c)[N], doubles8 v) noexcept {
+    doubles8 terms[(N + 1) / 2];
+    for (std::size_t i = 0; i < (N + 1) / 2; ++i)
+        terms[i] = 2 * i + 1 < N ? _mm512_fmadd_pd(_mm512_set1_pd(c[2 * i + 1]), v, _mm512_set1_pd(c[2 * i]))
+                                 : _mm512_set1_pd(c[2 * i]);
+    doubles8 power = v * v;
+    for (std::size_t m = (N + 1) / 2; m > 1; m = (m + 1) / 2, power = power * power) {
+        for (std::size_t i = 0; i < m / 2; ++i) terms[i] = _mm512_fmadd_pd(terms[2 * i + 1], power, terms[2 * i]);
+        if (m % 2) terms[m / 2] = terms[m - 1];
+    }
+    return terms[0];
 }
 
 /// x = 2^k z (x positive and normal), with the interval of z and r = z/c - 1 (exact).
@@ -154,7 +197,7 @@ struct split_argument {
 [[gnu::target("avx512f")]] inline doubles8 pow_of_floats_in_double(doubles8 x, doubles8 y) noexcept {
     using namespace own_tables;
     const split_argument s = split(x);
-    const doubles8 log2_x = _mm512_fmadd_pd(horner(log2_poly, s.r), s.r, s.k + lookup16(log2_c, s.interval));
+    const doubles8 log2_x = _mm512_fmadd_pd(estrin(log2_poly, s.r), s.r, s.k + lookup16(log2_c, s.interval));
     const doubles8 e =
         _mm512_maskz_min_pd(0xFF, _mm512_maskz_max_pd(0xFF, y * log2_x, _mm512_set1_pd(-200.0)), _mm512_set1_pd(200.0));
     // e = n/16 + f: 2^e = 2^(n >> 4) 2^((n & 15)/16) 2^f.
@@ -216,12 +259,13 @@ template <class V, class T, class M, class F, class... A>
     return r;
 }
 
-/// log(x) of 8 doubles: ln x = k ln2_hi + ln_c_hi + r - r^2/2, carried as hi + the rounding
-/// errors of its sums, plus k ln2_lo + ln_c_lo + r^3 p(r). Lanes where x is not positive,
-/// normal and finite go to std::log, one by one.
-[[gnu::target("avx512f")]] inline __m512d log_f64x8(__m512d x) noexcept {
+/// ln x as hi + lo: k ln2_hi + ln_c_hi + r - r^2/2 as hi, the rounding errors of its sums
+/// with k ln2_lo + ln_c_lo + r^3 p(r) as lo. Within 2^-53.4 |r|^3 + 2^-104 |ln x|.
+struct double_double {
+    doubles8 hi, lo;
+};
+[[gnu::target("avx512f")]] inline double_double log_parts(const split_argument& s) noexcept {
     using namespace own_tables;
-    const split_argument s = split(x);
     const doubles8 w = _mm512_fmadd_pd(s.k, _mm512_set1_pd(ln2_hi), lookup16(ln_c_hi, s.interval));  // exact
     // w + r, with its rounding error: a fast two-sum, as w = 0 or |w| > 0.06 > |r|.
     const doubles8 sum = w + s.r;
@@ -234,12 +278,63 @@ template <class V, class T, class M, class F, class... A>
     const doubles8 half_r2_error = half_r2 - (hi - sum);
     const doubles8 lo = _mm512_fmadd_pd(s.k, _mm512_set1_pd(ln2_lo), lookup16(ln_c_lo, s.interval)) + sum_error +
                         _mm512_fmadd_pd(r2_error, _mm512_set1_pd(-0.5), half_r2_error);
-    const doubles8 r = hi + _mm512_fmadd_pd(r2 * s.r, horner(log_poly, s.r), lo);
-    const __mmask8 regular = _mm512_cmp_pd_mask(x, _mm512_set1_pd(0x1p-1022), _CMP_GE_OQ) &
-                             _mm512_cmp_pd_mask(x, _mm512_set1_pd(HUGE_VAL), _CMP_LT_OQ);
+    return {hi, _mm512_fmadd_pd(r2 * s.r, estrin(log_poly, s.r), lo)};
+}
+
+/// Lanes of x that are positive, normal and finite.
+[[gnu::target("avx512f")]] inline __mmask8 positive_normal(__m512d x) noexcept {
+    return _mm512_cmp_pd_mask(x, _mm512_set1_pd(0x1p-1022), _CMP_GE_OQ) &
+           _mm512_cmp_pd_mask(x, _mm512_set1_pd(HUGE_VAL), _CMP_LT_OQ);
+}
+
+/// log(x) of 8 doubles; lanes where x is not positive, normal and finite go to std::log, one
+/// by one.
+[[gnu::target("avx512f")]] inline __m512d log_f64x8(__m512d x) noexcept {
+    const double_double l = log_parts(split(x));
+    const doubles8 r = l.hi + l.lo;
+    const __mmask8 regular = positive_normal(x);
     if (regular != 0xFF) [[unlikely]]
         return redo_lanes<__m512d, double>(
             regular, r, [](double a) { return std::log(a); }, x);
+    return r;
+}
+
+/// pow(x, y) of 8 doubles: e = y ln x as a double-double, then e^e = 2^(n/16) e^f with
+/// 2^(j/16) as a double-double too. Lanes go to std::pow, one by one, where x is not positive,
+/// normal and finite, y is not finite, |e| > 708 (results near or beyond the ends of the
+/// normal range), or x is in [0x1.6ap-1, 0x1.6ap0) and |e| > 32: there |ln x| can be as small
+/// as |r|, and the error of its lo part, times |y|, would pass 0.1 ulp.
+[[gnu::target("avx512f")]] inline __m512d pow_f64x8(__m512d x, __m512d y) noexcept {
+    using namespace own_tables;
+    const split_argument s = split(x);
+    const double_double l = log_parts(s);
+    // ln x = log_hi + log_lo with |log_lo| <= half an ulp of log_hi (l.lo holds r^3 p(r), up to
+    // 2^-15.2, which times y would push f beyond the polynomial's interval).
+    const doubles8 log_hi = l.hi + l.lo;
+    const doubles8 log_lo = (l.hi - log_hi) + l.lo;
+    const doubles8 e = y * log_hi;
+    const doubles8 e_lo = _mm512_fmadd_pd(y, log_lo, _mm512_fmadd_pd(y, log_hi, -e));
+    // e = n ln2/16 + f, |f| <= ln2/32 (+ e_lo); e - n ln2_16_hi is exact.
+    constexpr double round_shift = 0x1.8p52;
+    const doubles8 n_shifted = _mm512_fmadd_pd(e, _mm512_set1_pd(0x1.71547652b82fep+4), _mm512_set1_pd(round_shift));
+    const doubles8 n_double = n_shifted - round_shift;
+    const doubles8 f = _mm512_fmadd_pd(n_double, _mm512_set1_pd(-ln2_16_lo),
+                                       _mm512_fmadd_pd(n_double, _mm512_set1_pd(-ln2_16_hi), e)) +
+                       e_lo;
+    const doubles8 expm1_f = _mm512_fmadd_pd(f * f, horner(exp_poly, f), f);
+    const int64s8 n = int64s8(n_shifted);
+    const doubles8 t = lookup16(exp2_j, n);
+    const doubles8 mantissa = t + _mm512_fmadd_pd(t, expm1_f, lookup16(exp2_j_lo, n));
+    const doubles8 r = doubles8(int64s8(mantissa) + ((n >> 4) << 52));
+    const doubles8 abs_e = _mm512_abs_pd(e);
+    const __mmask8 k_zero = _mm512_cmp_pd_mask(s.k, _mm512_setzero_pd(), _CMP_EQ_OQ);
+    const __mmask8 regular = positive_normal(x) &
+                             _mm512_cmp_pd_mask(_mm512_abs_pd(y), _mm512_set1_pd(HUGE_VAL), _CMP_LT_OQ) &
+                             _mm512_cmp_pd_mask(abs_e, _mm512_set1_pd(708.0), _CMP_LE_OQ) &
+                             ~(k_zero & _mm512_cmp_pd_mask(abs_e, _mm512_set1_pd(32.0), _CMP_GT_OQ));
+    if (regular != 0xFF) [[unlikely]]
+        return redo_lanes<__m512d, double>(
+            regular, r, [](double a, double b) { return std::pow(a, b); }, x, y);
     return r;
 }
 

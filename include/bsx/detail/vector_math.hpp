@@ -4,8 +4,8 @@
 // has (AVX-512F, AVX2+FMA or SSE2, chosen once at run time, so default compiler flags
 // suffice); with glibc's libmvec (BSX_HAVE_MVEC), the functions where it is the faster
 // (expm1, log1p, log10, cbrt, cosh, pow; sinh and tanh of floats) through libmvec's;
-// what comes from neither runs through scalar libm. Float pow and double log come from
-// bsx's own kernels where the CPU has AVX-512 (own_vector_math.hpp).
+// what comes from neither runs through scalar libm. pow and double log come from bsx's own
+// kernels where the CPU has AVX-512 (own_vector_math.hpp).
 // sqrt always uses the CPU's vector square root: it is correctly rounded, so it needs no
 // library and equals std::sqrt bit for bit.
 #pragma once
@@ -384,9 +384,9 @@ inline constexpr double mvec_max_ulp = 4.0;
 #if BSX_VECTOR_MATH_X86
 /// A function whose elements of type T come from bsx's own AVX-512 kernel `Own`
 /// (own_vector_math.hpp, within OwnUlp) where the CPU has AVX-512, and otherwise, as do
-/// those of the other type, from Library's: float pow and double log, where the libraries
-/// are far slower than NumPy's.
-template <class Library, class T, auto Own, double OwnUlp>
+/// those of the other type, from Library's (which may be another own_kernel_for): pow and
+/// double log, where the libraries are far slower than NumPy's.
+template <class Library, class T, auto Own, const double& OwnUlp>
 struct own_kernel_for : Library {
     static constexpr double max_ulp = std::max(OwnUlp, Library::max_ulp);
     static constexpr int arity = requires { Library::libm(T(), T()); } ? 2 : 1;
@@ -468,7 +468,8 @@ BSX_SLEEF_BINARY(atan2, u35, BSX_BOUND(3.5, 1.5), false)
 namespace from_library {
 BSX_MVEC_BINARY(pow, u10, BSX_BOUND(1.0, 1.0), true)
 }
-struct pow : own_kernel_for<from_library::pow, float, pow_f32x16, own_pow_float_max_ulp> {};
+struct pow : own_kernel_for<own_kernel_for<from_library::pow, float, pow_f32x16, own_pow_float_max_ulp>, double,
+                            pow_f64x8, own_pow_double_max_ulp> {};
 #else
 BSX_MVEC_BINARY(pow, u10, BSX_BOUND(1.0, 1.0), true)
 #endif
