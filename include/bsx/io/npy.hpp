@@ -340,7 +340,7 @@ npy_layout<N> read_npy_layout(std::ifstream& in, const std::filesystem::path& pa
         fail("rank " + std::to_string(h.shape.size()) + " (shape " + format_shape(h.shape) + ") where rank " +
              std::to_string(N) + " was asked for");
     shape_t<N> shape{};
-    std::copy(h.shape.begin(), h.shape.end(), shape.begin());
+    for (std::size_t axis = 0; axis < N; ++axis) shape[axis] = h.shape[axis];  // no memmove: N may be 0
     // Element count and byte count without overflow, then against what the file holds.
     const auto available = static_cast<std::uint64_t>(file_size) - layout.data_start;
     std::uint64_t count = 1;
