@@ -35,7 +35,7 @@ namespace own_tables {
 // 1/c (5 significant bits, so that r = z/c - 1 is exact in one fused multiply-add; 1 for the
 // interval holding 1), log2(c) and ln(c) = ln_c_hi + ln_c_lo (hi: a multiple of 2^-42, as
 // is ln2_hi, so k ln2_hi + ln_c_hi is exact); r lies in [-0.0430, 0.0416].
-inline constexpr std::int64_t offset = 0x3FE6A00000000000;  // the bits of 0x1.6ap-1
+inline constexpr std::uint64_t offset = 0x3FE6A00000000000;  // the bits of 0x1.6ap-1
 alignas(64) inline constexpr double inverse_c[16] = {0x1.6p+0, 0x1.5p+0, 0x1.4p+0, 0x1.4p+0, 0x1.3p+0, 0x1.2p+0,
                                                      0x1.2p+0, 0x1.1p+0, 0x1p+0,   0x1p+0,   0x1.ep-1, 0x1.cp-1,
                                                      0x1.bp-1, 0x1.9p-1, 0x1.8p-1, 0x1.7p-1};
@@ -181,11 +181,12 @@ struct split_argument {
     int64s8 interval;
 };
 [[gnu::target("avx512f")]] inline split_argument split(doubles8 x) noexcept {
-    const int64s8 bits = int64s8(x);
-    const int64s8 from_offset = bits - own_tables::offset;
-    const int64s8 interval = int64s8(uint64s8(from_offset) >> 48);
-    const int64s8 k = from_offset >> 52;
-    const doubles8 z = doubles8(bits - (k << 52));
+    // Bits in unsigned arithmetic, which wraps (lanes that libm redoes may have any bits).
+    const uint64s8 bits = uint64s8(x);
+    const uint64s8 from_offset = bits - own_tables::offset;
+    const int64s8 interval = int64s8(from_offset >> 48);
+    const int64s8 k = int64s8(from_offset) >> 52;  // arithmetic: below 1/sqrt(2), negative
+    const doubles8 z = doubles8(bits - (uint64s8(k) << 52));
     constexpr double round_shift = 0x1.8p52;  // k + its bits are the bits of k + round_shift
     const doubles8 k_double = doubles8(k + std::int64_t(0x4338000000000000)) - round_shift;
     return {k_double, _mm512_fmadd_pd(z, lookup16(own_tables::inverse_c, interval), _mm512_set1_pd(-1.0)), interval};
@@ -206,7 +207,7 @@ struct split_argument {
     const doubles8 f = _mm512_fmadd_pd(n_shifted - round_shift, _mm512_set1_pd(-0.0625), e);
     const int64s8 n = int64s8(n_shifted);
     const doubles8 mantissa = lookup16(exp2_j, n) * horner(exp2_poly, f);
-    return doubles8(int64s8(mantissa) + ((n >> 4) << 52));
+    return doubles8(uint64s8(mantissa) + (uint64s8(n >> 4) << 52));
 }
 
 /// The lower and upper 8 of 16 floats.
@@ -325,7 +326,7 @@ struct double_double {
     const int64s8 n = int64s8(n_shifted);
     const doubles8 t = lookup16(exp2_j, n);
     const doubles8 mantissa = t + _mm512_fmadd_pd(t, expm1_f, lookup16(exp2_j_lo, n));
-    const doubles8 r = doubles8(int64s8(mantissa) + ((n >> 4) << 52));
+    const doubles8 r = doubles8(uint64s8(mantissa) + (uint64s8(n >> 4) << 52));
     const doubles8 abs_e = _mm512_abs_pd(e);
     const __mmask8 k_zero = _mm512_cmp_pd_mask(s.k, _mm512_setzero_pd(), _CMP_EQ_OQ);
     const __mmask8 regular = positive_normal(x) &
