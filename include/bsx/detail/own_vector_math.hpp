@@ -1,6 +1,6 @@
 // bsx/detail/own_vector_math.hpp: bsx's own vector kernels, for CPUs with AVX-512, where
-// SLEEF and libmvec are far from NumPy's (SVML): pow of 16 floats and log of 8 doubles.
-// Both split x = 2^k z and read 16-entry tables held in two registers (no gathers).
+// SLEEF and libmvec are far from NumPy's (SVML): pow of 16 floats, log and pow of 8 doubles.
+// All split x = 2^k z and read 16-entry tables held in two registers (no gathers).
 #pragma once
 
 #include <cmath>
@@ -15,16 +15,20 @@
 
 namespace bsx::detail::vmath {
 
-/// The largest errors of the kernels in ulps (test_vector_math measures them).
+/// The largest errors of the kernels in ulps, on the lanes they compute (test_vector_math
+/// measures them); lanes they hand to libm have libm's accuracy (glibc: powf 0.82, log and
+/// pow 0.52), which the bounds vector_math.hpp states for the functions cover.
 /// - Float pow: log2(x) is within 2^-40.9 relative, so y log2(x) is within 2^-33.6 wherever
 ///   the result is a float (|y log2 x| < 150), and 2^e within 2^-38.5: the double result is
 ///   within 2^-34 relative, and rounding it to float gives the correctly rounded result or,
 ///   very near a midpoint, its neighbour.
-/// - Double log: hi + lo is within 0.003 ulp of ln x (the polynomial's 2^-52.6 r^3 at most
+/// - Double log: hi + lo is within 0.003 ulp of ln x (the polynomial's 2^-52.6 |r|^3 at most
 ///   0.002), and rounding it adds half an ulp.
-/// - Double pow: y times the error of ln x is at most 0.134 ulp of the result (|y ln x| <= 708
-///   and |ln x| >= 0.34, or |y ln x| <= 32 and |ln x| >= 0.017, see pow_f64x8), reducing e
-///   and the sum for e^f add 0.05, and rounding half an ulp.
+/// - Double pow: ln x is within 2^-51.4 |r|^3 (the polynomial and the roundings of r^3 p(r));
+///   times y that is at most 0.134 ulp of the result on the lanes the kernel keeps: those
+///   with k != 0 (|ln x| >= 0.34) and |y ln x| <= 708, and those with k = 0 and
+///   |y ln x| <= 32 (|ln x| >= 0.038, or c = 1 and ln x close to r). Reducing e and the sum
+///   for e^f add 0.05, and rounding half an ulp.
 inline constexpr double own_pow_float_max_ulp = 0.501;
 inline constexpr double own_log_double_max_ulp = 0.503;
 inline constexpr double own_pow_double_max_ulp = 0.7;
@@ -36,6 +40,9 @@ namespace own_tables {
 // interval holding 1), log2(c) and ln(c) = ln_c_hi + ln_c_lo (hi: a multiple of 2^-42, as
 // is ln2_hi, so k ln2_hi + ln_c_hi is exact); r lies in [-0.0430, 0.0416].
 inline constexpr std::uint64_t offset = 0x3FE6A00000000000;  // the bits of 0x1.6ap-1
+/// 1.5 2^52: adding it rounds a double (below 2^51) to an integer, which lands in the low bits.
+inline constexpr double round_shift = 0x1.8p52;
+inline constexpr std::int64_t round_shift_bits = 0x4338000000000000;
 alignas(64) inline constexpr double inverse_c[16] = {0x1.6p+0, 0x1.5p+0, 0x1.4p+0, 0x1.4p+0, 0x1.3p+0, 0x1.2p+0,
                                                      0x1.2p+0, 0x1.1p+0, 0x1p+0,   0x1p+0,   0x1.ep-1, 0x1.cp-1,
                                                      0x1.bp-1, 0x1.9p-1, 0x1.8p-1, 0x1.7p-1};
@@ -175,6 +182,12 @@ template <std::size_t N>
     return terms[0];
 }
 
+/// m 2^e, by adding e to m's exponent field (m 2^e normal; elsewhere any bits, which the
+/// kernels' callers replace).
+[[gnu::target("avx512f")]] inline doubles8 times_power_of_two(doubles8 m, int64s8 e) noexcept {
+    return doubles8(uint64s8(m) + (uint64s8(e) << 52));
+}
+
 /// x = 2^k z (x positive and normal), with the interval of z and r = z/c - 1 (exact).
 struct split_argument {
     doubles8 k, r;
@@ -187,8 +200,7 @@ struct split_argument {
     const int64s8 interval = int64s8(from_offset >> 48);
     const int64s8 k = int64s8(from_offset) >> 52;  // arithmetic: below 1/sqrt(2), negative
     const doubles8 z = doubles8(bits - (uint64s8(k) << 52));
-    constexpr double round_shift = 0x1.8p52;  // k + its bits are the bits of k + round_shift
-    const doubles8 k_double = doubles8(k + std::int64_t(0x4338000000000000)) - round_shift;
+    const doubles8 k_double = doubles8(k + own_tables::round_shift_bits) - own_tables::round_shift;
     return {k_double, _mm512_fmadd_pd(z, lookup16(own_tables::inverse_c, interval), _mm512_set1_pd(-1.0)), interval};
 }
 
@@ -202,12 +214,11 @@ struct split_argument {
     const doubles8 e =
         _mm512_maskz_min_pd(0xFF, _mm512_maskz_max_pd(0xFF, y * log2_x, _mm512_set1_pd(-200.0)), _mm512_set1_pd(200.0));
     // e = n/16 + f: 2^e = 2^(n >> 4) 2^((n & 15)/16) 2^f.
-    constexpr double round_shift = 0x1.8p52;  // adding it rounds to an integer, in the low bits
     const doubles8 n_shifted = _mm512_fmadd_pd(e, _mm512_set1_pd(16.0), _mm512_set1_pd(round_shift));
     const doubles8 f = _mm512_fmadd_pd(n_shifted - round_shift, _mm512_set1_pd(-0.0625), e);
     const int64s8 n = int64s8(n_shifted);
     const doubles8 mantissa = lookup16(exp2_j, n) * horner(exp2_poly, f);
-    return doubles8(uint64s8(mantissa) + (uint64s8(n >> 4) << 52));
+    return times_power_of_two(mantissa, n >> 4);
 }
 
 /// The lower and upper 8 of 16 floats.
@@ -218,24 +229,14 @@ struct split_argument {
     return _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xF, _mm512_castps_pd(v), 1));
 }
 
-/// r with the lanes not in `regular` replaced by f of the lanes of the arguments, one by
-/// one (kept out of the kernels' loops, whose registers it would otherwise crowd).
-template <class V, class T, class M, class F, class... A>
-[[gnu::target("avx512f"), gnu::noinline, gnu::cold]] V redo_lanes(M regular, V r, F f, A... args) noexcept {
-    constexpr int lanes = sizeof(V) / sizeof(T);
-    alignas(64) T result[lanes], in[sizeof...(A)][lanes];
-    std::memcpy(result, &r, sizeof r);
-    int a = 0;
-    ((std::memcpy(in[a++], &args, sizeof args)), ...);
+/// The lanes of `result` not in `regular` replaced by f of the same lanes of the arguments,
+/// one by one. Kept out of the kernels' loops, whose registers it would crowd, and given
+/// memory rather than vectors: clang passes vectors wider than a translation unit's target
+/// in memory, so a call with vectors would differ between translation units.
+template <class T, class M, class F, class... A>
+[[gnu::noinline, gnu::cold]] void redo_lanes(M regular, int lanes, T* result, F f, const A*... args) noexcept {
     for (int l = 0; l < lanes; ++l)
-        if (!(regular >> l & 1)) {
-            if constexpr (sizeof...(A) == 2)
-                result[l] = f(in[0][l], in[1][l]);
-            else
-                result[l] = f(in[0][l]);
-        }
-    std::memcpy(&r, result, sizeof r);
-    return r;
+        if (!(regular >> l & 1)) result[l] = f(args[l]...);
 }
 
 /// pow(x, y) of 16 floats. Lanes where x is not positive and finite or y is not finite
@@ -254,14 +255,20 @@ template <class V, class T, class M, class F, class... A>
     const __mmask16 regular = _mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_GT_OQ) &
                               _mm512_cmp_ps_mask(x, inf, _CMP_LT_OQ) &
                               _mm512_cmp_ps_mask(_mm512_abs_ps(y), inf, _CMP_LT_OQ);
-    if (regular != 0xFFFF) [[unlikely]]
-        return redo_lanes<__m512, float>(
-            regular, r, [](float a, float b) { return std::pow(a, b); }, x, y);
+    if (regular != 0xFFFF) [[unlikely]] {
+        alignas(64) float rs[16], xs[16], ys[16];
+        _mm512_store_ps(rs, r);
+        _mm512_store_ps(xs, x);
+        _mm512_store_ps(ys, y);
+        redo_lanes(
+            regular, 16, rs, [](float a, float b) { return std::pow(a, b); }, xs, ys);
+        return _mm512_load_ps(rs);
+    }
     return r;
 }
 
 /// ln x as hi + lo: k ln2_hi + ln_c_hi + r - r^2/2 as hi, the rounding errors of its sums
-/// with k ln2_lo + ln_c_lo + r^3 p(r) as lo. Within 2^-53.4 |r|^3 + 2^-104 |ln x|.
+/// with k ln2_lo + ln_c_lo + r^3 p(r) as lo. Within 2^-51.4 |r|^3 + 2^-104 |ln x|.
 struct double_double {
     doubles8 hi, lo;
 };
@@ -294,9 +301,14 @@ struct double_double {
     const double_double l = log_parts(split(x));
     const doubles8 r = l.hi + l.lo;
     const __mmask8 regular = positive_normal(x);
-    if (regular != 0xFF) [[unlikely]]
-        return redo_lanes<__m512d, double>(
-            regular, r, [](double a) { return std::log(a); }, x);
+    if (regular != 0xFF) [[unlikely]] {
+        alignas(64) double rs[8], xs[8];
+        _mm512_store_pd(rs, r);
+        _mm512_store_pd(xs, x);
+        redo_lanes(
+            regular, 8, rs, [](double a) { return std::log(a); }, xs);
+        return _mm512_load_pd(rs);
+    }
     return r;
 }
 
@@ -316,7 +328,6 @@ struct double_double {
     const doubles8 e = y * log_hi;
     const doubles8 e_lo = _mm512_fmadd_pd(y, log_lo, _mm512_fmadd_pd(y, log_hi, -e));
     // e = n ln2/16 + f, |f| <= ln2/32 (+ e_lo); e - n ln2_16_hi is exact.
-    constexpr double round_shift = 0x1.8p52;
     const doubles8 n_shifted = _mm512_fmadd_pd(e, _mm512_set1_pd(0x1.71547652b82fep+4), _mm512_set1_pd(round_shift));
     const doubles8 n_double = n_shifted - round_shift;
     const doubles8 f = _mm512_fmadd_pd(n_double, _mm512_set1_pd(-ln2_16_lo),
@@ -326,16 +337,22 @@ struct double_double {
     const int64s8 n = int64s8(n_shifted);
     const doubles8 t = lookup16(exp2_j, n);
     const doubles8 mantissa = t + _mm512_fmadd_pd(t, expm1_f, lookup16(exp2_j_lo, n));
-    const doubles8 r = doubles8(uint64s8(mantissa) + (uint64s8(n >> 4) << 52));
+    const doubles8 r = times_power_of_two(mantissa, n >> 4);
     const doubles8 abs_e = _mm512_abs_pd(e);
     const __mmask8 k_zero = _mm512_cmp_pd_mask(s.k, _mm512_setzero_pd(), _CMP_EQ_OQ);
     const __mmask8 regular = positive_normal(x) &
                              _mm512_cmp_pd_mask(_mm512_abs_pd(y), _mm512_set1_pd(HUGE_VAL), _CMP_LT_OQ) &
                              _mm512_cmp_pd_mask(abs_e, _mm512_set1_pd(708.0), _CMP_LE_OQ) &
                              ~(k_zero & _mm512_cmp_pd_mask(abs_e, _mm512_set1_pd(32.0), _CMP_GT_OQ));
-    if (regular != 0xFF) [[unlikely]]
-        return redo_lanes<__m512d, double>(
-            regular, r, [](double a, double b) { return std::pow(a, b); }, x, y);
+    if (regular != 0xFF) [[unlikely]] {
+        alignas(64) double rs[8], xs[8], ys[8];
+        _mm512_store_pd(rs, r);
+        _mm512_store_pd(xs, x);
+        _mm512_store_pd(ys, y);
+        redo_lanes(
+            regular, 8, rs, [](double a, double b) { return std::pow(a, b); }, xs, ys);
+        return _mm512_load_pd(rs);
+    }
     return r;
 }
 

@@ -88,7 +88,8 @@ inline isa host_isa() noexcept {
 // target (a target attribute cannot depend on a template argument, and vector types lose
 // their attributes as template arguments, hence the macro). The tail is padded into one
 // more vector, never computed by other code, so an element's value does not depend on
-// where in a block it falls. The output must not overlap the inputs.
+// where in a block it falls; the padding is 1, an ordinary argument of every function, so
+// that it takes no lane of a kernel to its slow path (nor raises a floating-point flag). The output must not overlap the inputs.
 //
 // CheckOverflow: the kernel returns whether some result may be infinite although its
 // arguments are finite (see redo_early_overflows): it adds every result vector into one
@@ -120,7 +121,9 @@ inline isa host_isa() noexcept {
                 std::memcpy(out + i, &r, sizeof r);                                                             \
         }                                                                                                       \
         if (i < n) {                                                                                            \
-            T pad_x[lanes] = {}, pad_y[lanes] = {};                                                             \
+            T pad_x[lanes], pad_y[lanes];                                                                       \
+            std::fill_n(pad_x, lanes, T(1));                                                                    \
+            std::fill_n(pad_y, lanes, T(1));                                                                    \
             std::memcpy(pad_x, x + i, std::size_t(n - i) * sizeof(T));                                          \
             std::memcpy(&a, pad_x, sizeof a);                                                                   \
             if constexpr (Arity == 2) {                                                                         \
