@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #include "../config.hpp"
 
@@ -239,6 +240,22 @@ template <class T, class M, class F, class... A>
         if (!(regular >> l & 1)) result[l] = f(args[l]...);
 }
 
+/// r with the lanes not in `regular` recomputed by redo_lanes; inlined into the kernels, so
+/// their vectors reach it in registers and leave through memory.
+template <class T, class V, class M, class F, class... A>
+[[gnu::target("avx512f")]] inline V with_libm_lanes(M regular, V r, F f, A... args) noexcept {
+    constexpr int lanes = sizeof(V) / sizeof(T);
+    alignas(64) T result[lanes], in[sizeof...(A)][lanes];
+    std::memcpy(result, &r, sizeof r);
+    int a = 0;
+    (std::memcpy(in[a++], &args, sizeof args), ...);
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+        redo_lanes(regular, lanes, result, f, in[I]...);
+    }(std::make_index_sequence<sizeof...(A)>{});
+    std::memcpy(&r, result, sizeof r);
+    return r;
+}
+
 /// pow(x, y) of 16 floats. Lanes where x is not positive and finite or y is not finite
 /// (zeros, negative bases, infinities, NaN) are computed by std::pow, one by one: a rule on
 /// the lane's own arguments, so an element's value does not depend on where it falls.
@@ -255,15 +272,9 @@ template <class T, class M, class F, class... A>
     const __mmask16 regular = _mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_GT_OQ) &
                               _mm512_cmp_ps_mask(x, inf, _CMP_LT_OQ) &
                               _mm512_cmp_ps_mask(_mm512_abs_ps(y), inf, _CMP_LT_OQ);
-    if (regular != 0xFFFF) [[unlikely]] {
-        alignas(64) float rs[16], xs[16], ys[16];
-        _mm512_store_ps(rs, r);
-        _mm512_store_ps(xs, x);
-        _mm512_store_ps(ys, y);
-        redo_lanes(
-            regular, 16, rs, [](float a, float b) { return std::pow(a, b); }, xs, ys);
-        return _mm512_load_ps(rs);
-    }
+    if (regular != 0xFFFF) [[unlikely]]
+        return with_libm_lanes<float>(
+            regular, r, [](float a, float b) { return std::pow(a, b); }, x, y);
     return r;
 }
 
@@ -301,14 +312,9 @@ struct double_double {
     const double_double l = log_parts(split(x));
     const doubles8 r = l.hi + l.lo;
     const __mmask8 regular = positive_normal(x);
-    if (regular != 0xFF) [[unlikely]] {
-        alignas(64) double rs[8], xs[8];
-        _mm512_store_pd(rs, r);
-        _mm512_store_pd(xs, x);
-        redo_lanes(
-            regular, 8, rs, [](double a) { return std::log(a); }, xs);
-        return _mm512_load_pd(rs);
-    }
+    if (regular != 0xFF) [[unlikely]]
+        return with_libm_lanes<double>(
+            regular, r, [](double a) { return std::log(a); }, x);
     return r;
 }
 
@@ -344,15 +350,9 @@ struct double_double {
                              _mm512_cmp_pd_mask(_mm512_abs_pd(y), _mm512_set1_pd(HUGE_VAL), _CMP_LT_OQ) &
                              _mm512_cmp_pd_mask(abs_e, _mm512_set1_pd(708.0), _CMP_LE_OQ) &
                              ~(k_zero & _mm512_cmp_pd_mask(abs_e, _mm512_set1_pd(32.0), _CMP_GT_OQ));
-    if (regular != 0xFF) [[unlikely]] {
-        alignas(64) double rs[8], xs[8], ys[8];
-        _mm512_store_pd(rs, r);
-        _mm512_store_pd(xs, x);
-        _mm512_store_pd(ys, y);
-        redo_lanes(
-            regular, 8, rs, [](double a, double b) { return std::pow(a, b); }, xs, ys);
-        return _mm512_load_pd(rs);
-    }
+    if (regular != 0xFF) [[unlikely]]
+        return with_libm_lanes<double>(
+            regular, r, [](double a, double b) { return std::pow(a, b); }, x, y);
     return r;
 }
 
