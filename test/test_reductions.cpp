@@ -14,6 +14,7 @@
 
 #include "test_support.hpp"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cmath>
@@ -1151,6 +1152,68 @@ BOOST_AUTO_TEST_CASE(same_bits_for_any_thread_count) {
     long double ref = 0;
     for (double e : big) ref += e;
     BOOST_TEST(std::fabs(one[0] - double(ref)) <= 1e-12 * std::fabs(double(ref)) + 1e-12);
+}
+
+/// The tree of a double sum as doc/design.md defines it, written out plainly: blocks of
+/// about 2048 elements (at most 256), each a whole number of BSX_CHUNK-long chunks,
+/// combined by recursive halving; chunks into 8 interleaved lanes that halve, chunk
+/// values through a binary counter (the older partial on the left).
+double tree_sum(const std::vector<double>& x) {
+    const auto n = index_t(x.size());
+    const auto divide_up = [](index_t a, index_t b) { return a / b + (a % b != 0); };
+    const index_t wanted = std::clamp<index_t>(divide_up(n, 2048), 1, 256);
+    const index_t length = divide_up(divide_up(n, wanted), BSX_CHUNK) * BSX_CHUNK;
+    const index_t blocks = std::max<index_t>(1, divide_up(n, length));
+    const auto block_sum = [&](index_t b) {
+        std::vector<std::pair<double, int>> counter;  // (partial, level)
+        for (index_t c = std::min(b * length, n); c < std::min((b + 1) * length, n); c += BSX_CHUNK) {
+            double lane[8] = {};
+            for (index_t j = c; j < std::min({c + BSX_CHUNK, (b + 1) * length, n}); ++j)
+                lane[(j - c) % 8] += x[std::size_t(j)];
+            for (int width = 4; width > 0; width /= 2)
+                for (int l = 0; l < width; ++l) lane[l] += lane[l + width];
+            std::pair<double, int> value{lane[0], 0};
+            while (!counter.empty() && counter.back().second == value.second) {
+                value = {counter.back().first + value.first, value.second + 1};
+                counter.pop_back();
+            }
+            counter.push_back(value);
+        }
+        double out = 0;
+        for (auto p = counter.rbegin(); p != counter.rend(); ++p) out = p->first + out;
+        return out;
+    };
+    const auto halving = [&](const auto& self, index_t first, index_t count) -> double {
+        if (count == 1) return block_sum(first);
+        return self(self, first, count / 2) + self(self, first + count / 2, count - count / 2);
+    };
+    return halving(halving, 0, blocks);
+}
+
+BOOST_AUTO_TEST_CASE(sums_follow_the_documented_tree) {
+    // Bit for bit, at every length that shapes the tree differently: one partial chunk,
+    // blocks of under, exactly and over eight chunks (the inner traversal pushes chunk
+    // values in groups of eight), 256 blocks of 9 and of 16 chunks, a last block cut
+    // short. Also along axis 0, where the outer traversal computes the same tree another way.
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    for (const index_t n : {index_t(1), index_t(255), index_t(257), index_t(3 * 2048 + 5), index_t(16 * 2048),
+                            index_t(256 * 2048 + 777), index_t(1000000)}) {
+        BOOST_TEST_CONTEXT("n = " << n) {
+            std::vector<double> v(static_cast<std::size_t>(n));
+            for (double& e : v) e = u(rng);
+            const double expected = tree_sum(v);
+            const auto x = make_array<1>({n}, v);
+            const double got = bsx::sum(x);
+            BOOST_TEST(std::memcmp(&got, &expected, sizeof got) == 0, "sum " << got << ", the tree " << expected);
+            if (n > 600000) continue;  // (the matrix below would take 128 MB)
+            auto matrix = bsx::zeros<double>(n, 16);
+            for (index_t i = 0; i < n; ++i) matrix(i, 5) = v[std::size_t(i)];
+            const double down = bsx::eval(bsx::sum(matrix, bsx::axis(0)))(5);
+            BOOST_TEST(std::memcmp(&down, &expected, sizeof down) == 0,
+                       "along axis 0 " << down << ", the tree " << expected);
+        }
+    }
 }
 
 BOOST_AUTO_TEST_CASE(long_sums_are_accurate) {

@@ -184,8 +184,9 @@ public:
 
     pairwise_stream(A* storage, index_t width) noexcept : storage_(storage), width_(width) {}
 
-    void push(const A* value) noexcept {
-        int level = 0;
+    /// Pushes a partial that stands for 2^level values. Every partial the stream holds must
+    /// stand for at least as many (as when values come in aligned groups of 2^level).
+    void push(const A* value, int level = 0) noexcept {
         while (size_ > 0 && level_[size_ - 1] == level) {  // the older partial is the left operand
             A* older = slot(size_ - 1);
             combine_into<Op>(older, value, width_);
@@ -213,14 +214,54 @@ private:
     int size_ = 0;
 };
 
+/// A pairwise_stream of single values that combines them eight at a time, by the tree the
+/// stream would build, before one push: the same bits as eight pushes for an eighth of the
+/// stream's branches (which took a sixth of the time of a sum over data in cache).
+template <class Op, class A>
+class grouped_stream {
+public:
+    grouped_stream() noexcept = default;
+    grouped_stream(const grouped_stream&) = delete;  // the stream points into this object
+    grouped_stream& operator=(const grouped_stream&) = delete;
+
+    void push(const A& value) noexcept {
+        group_[grouped_++] = value;
+        if (grouped_ < group_size) return;
+        for (int width = 1; width < group_size; width *= 2)
+            for (int i = 0; i < group_size; i += 2 * width) group_[i] = Op::combine(group_[i], group_[i + width]);
+        stream_.push(group_, std::countr_zero(unsigned(group_size)));
+        grouped_ = 0;
+    }
+    A result() noexcept {
+        for (int i = 0; i < grouped_; ++i) stream_.push(&group_[i]);
+        grouped_ = 0;
+        A out;
+        stream_.result(&out);
+        return out;
+    }
+
+private:
+    static constexpr int group_size = 8;
+    A storage_[pairwise_stream<Op, A>::max_slots];
+    pairwise_stream<Op, A> stream_{storage_, 1};
+    A group_[group_size];
+    int grouped_ = 0;
+};
+
 /// How a range of n elements is cut into blocks: a function of n alone.
 struct block_plan {
     static constexpr index_t min_block = 8 * BSX_CHUNK;
     static constexpr index_t max_blocks = 256;
     index_t count;
-    index_t length;
-    explicit block_plan(index_t n) noexcept
-        : count(std::clamp<index_t>((n + min_block - 1) / min_block, 1, max_blocks)), length((n + count - 1) / count) {}
+    index_t length;  // a whole number of chunks: every chunk starts a multiple of BSX_CHUNK
+                     // into the range, so where the range is aligned no load straddles
+                     // two cache lines (blocks of 39063 doubles cost a dot product 20 %)
+    explicit block_plan(index_t n) noexcept {
+        const auto divide_up = [](index_t a, index_t b) { return a / b + (a % b != 0); };
+        const index_t wanted = std::clamp<index_t>(divide_up(n, min_block), 1, max_blocks);
+        length = divide_up(divide_up(n, wanted), BSX_CHUNK) * BSX_CHUNK;
+        count = std::max<index_t>(1, divide_up(n, length));
+    }
     index_t begin(index_t b, index_t n) const noexcept { return std::min(b * length, n); }
     /// Partials the chunk stream of the longest block holds at once.
     index_t stream_slots() const noexcept {
@@ -257,12 +298,13 @@ A reduce_block(Ev& ev, const loop_shape<D>& loop, index_t begin, index_t end, in
                std::atomic<bool>* decided) {
     // A math node computes its results a tile (periodic_chunk) at a time: several chunks
     // of the tree per call, which halves what each call costs per element. (chunk is
-    // BSX_CHUNK then: in-place chunks are never taken with math nodes.)
+    // BSX_CHUNK then: in-place chunks are never taken with math nodes.) Chunks are
+    // reduced one after another, never side by side: reading two chunks at once (two
+    // streams per operand) ran a dot product 10 % slower, four 50 %.
     constexpr index_t per_prepare = bounded_chunks<Ev> && !tree_free<Op, A> ? periodic_chunk / BSX_CHUNK : 1;
     const std::size_t outer = loop.nd - 1;
     const index_t fill = std::min<index_t>(chunk * per_prepare, loop.extent[outer]);
-    A storage[pairwise_stream<Op, A>::max_slots];
-    pairwise_stream<Op, A> stream(storage, 1);
+    grouped_stream<Op, A> stream;
     // Without a tree (tree_free) the lanes run through the whole block.
     alignas(64) A lane[chunk_lanes<A>];
     std::fill_n(lane, chunk_lanes<A>, Op::template identity<A>());
@@ -290,25 +332,19 @@ A reduce_block(Ev& ev, const loop_shape<D>& loop, index_t begin, index_t end, in
                     if (is_absorbing<Op>(combine_lanes<Op>(lane))) decided->store(true, std::memory_order_relaxed);
                 }
             } else if constexpr (per_prepare == 1) {
-                const A value = reduce_chunk<Op, A>(ev.chunk_reader(), len);
-                stream.push(&value);
+                stream.push(reduce_chunk<Op, A>(ev.chunk_reader(), len));
             } else {
-                for (index_t s = 0; s < len; s += chunk) {
-                    const A value = reduce_chunk<Op, A>(shifted_reader{ev.chunk_reader(), s}, std::min(chunk, len - s));
-                    stream.push(&value);
-                }
+                for (index_t s = 0; s < len; s += chunk)
+                    stream.push(reduce_chunk<Op, A>(shifted_reader{ev.chunk_reader(), s}, std::min(chunk, len - s)));
             }
         }
     });
     if constexpr (has_absorbing<Op>)
         if (done) return A(Op::absorbing);
-    if constexpr (tree_free<Op, A>) {
+    if constexpr (tree_free<Op, A>)
         return combine_lanes<Op>(lane);
-    } else {
-        A result;
-        stream.result(&result);
-        return result;
-    }
+    else
+        return stream.result();
 }
 
 /// Reduces every output: output r is flattened range [r*m, (r+1)*m). Many outputs are
@@ -642,8 +678,7 @@ auto reduce_element(const E& e, std::size_t axis, shape_t<rank_v<E>> idx) {
     };
     const block_plan plan(m);
     auto block = [&](index_t b, A* partial) {
-        A storage[pairwise_stream<Op, A>::max_slots];
-        pairwise_stream<Op, A> stream(storage, 1);
+        grouped_stream<Op, A> stream;
         V tile[BSX_CHUNK];
         for (index_t c = plan.begin(b, m); c < plan.begin(b + 1, m); c += BSX_CHUNK) {
             const index_t len = std::min<index_t>(BSX_CHUNK, plan.begin(b + 1, m) - c);
@@ -651,10 +686,9 @@ auto reduce_element(const E& e, std::size_t axis, shape_t<rank_v<E>> idx) {
                 idx[axis] = c + t;
                 tile[t] = e.element(idx);
             }
-            const A value = reduce_chunk<Op, A>(tile_reader{tile}, len);
-            stream.push(&value);
+            stream.push(reduce_chunk<Op, A>(tile_reader{tile}, len));
         }
-        stream.result(partial);
+        *partial = stream.result();
     };
     A result, scratch[block_plan::max_blocks];
     combine_halving<Op>(0, plan.count, &result, scratch, 1, block);
