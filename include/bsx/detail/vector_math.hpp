@@ -89,7 +89,8 @@ inline isa host_isa() noexcept {
 // their attributes as template arguments, hence the macro). The tail is padded into one
 // more vector, never computed by other code, so an element's value does not depend on
 // where in a block it falls; the padding is 1, an ordinary argument of every function, so
-// that it takes no lane of a kernel to its slow path (nor raises a floating-point flag). The output must not overlap the inputs.
+// that it takes no lane of a kernel to its slow path (nor raises a floating-point flag).
+// The output must not overlap the inputs.
 //
 // CheckOverflow: the kernel returns whether some result may be infinite although its
 // arguments are finite (see redo_early_overflows): it adds every result vector into one

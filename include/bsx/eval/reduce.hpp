@@ -232,9 +232,9 @@ public:
         stream_.push(group_, std::countr_zero(unsigned(group_size)));
         grouped_ = 0;
     }
+    /// Called once, after the last push.
     A result() noexcept {
         for (int i = 0; i < grouped_; ++i) stream_.push(&group_[i]);
-        grouped_ = 0;
         A out;
         stream_.result(&out);
         return out;
@@ -254,8 +254,8 @@ struct block_plan {
     static constexpr index_t max_blocks = 256;
     index_t count;
     index_t length;  // a whole number of chunks: every chunk starts a multiple of BSX_CHUNK
-                     // into the range, so where the range is aligned no load straddles
-                     // two cache lines (blocks of 39063 doubles cost a dot product 20 %)
+                     // into the range, so where the range is aligned no load straddles two
+                     // cache lines (blocks of 39063 doubles ran a dot product at 1.5x)
     explicit block_plan(index_t n) noexcept {
         const auto divide_up = [](index_t a, index_t b) { return a / b + (a % b != 0); };
         const index_t wanted = std::clamp<index_t>(divide_up(n, min_block), 1, max_blocks);
@@ -264,9 +264,7 @@ struct block_plan {
     }
     index_t begin(index_t b, index_t n) const noexcept { return std::min(b * length, n); }
     /// Partials the chunk stream of the longest block holds at once.
-    index_t stream_slots() const noexcept {
-        return std::bit_width(std::uint64_t((length + BSX_CHUNK - 1) / BSX_CHUNK));
-    }
+    index_t stream_slots() const noexcept { return std::bit_width(std::uint64_t(length / BSX_CHUNK)); }
     /// Scratch partials that combine_halving needs besides its result.
     index_t halving_slots() const noexcept { return std::bit_width(std::uint64_t(count)); }
 };
