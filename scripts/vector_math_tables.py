@@ -56,9 +56,10 @@ def main():
     ln2 = mpmath.log(2)
     log2_quotient = lambda r: mpmath.log1p(r) / r / ln2 if r else 1 / ln2  # noqa: E731
     log_tail = lambda r: (mpmath.log1p(r) - r + r**2 / 2) / r**3 if r else mpmath.mpf(1) / 3  # noqa: E731
-    log2_poly, log2_err = fit(log2_quotient, [r_lo, r_hi], 7)
+    log2_poly, log2_err = fit(log2_quotient, [r_lo, r_hi], 6)
     log_poly, log_err = fit(log_tail, [r_lo, r_hi], 9)
-    exp2_poly, exp2_err = fit(lambda f: mpmath.power(2, f), [-1 / 32, 1 / 32], 5)
+    exp2_quotient = lambda f: (mpmath.power(2, f) - 1) / f if f else ln2  # noqa: E731
+    exp2_poly, exp2_err = fit(exp2_quotient, [-1 / 32, 1 / 32], 3)
     exp_tail = lambda f: (mpmath.expm1(f) - f) / f**2 if f else mpmath.mpf(0.5)  # noqa: E731
     exp_poly, exp_err = fit(exp_tail, [-0.022, 0.022], 6)
     ln2_16_hi = mpmath.nint(ln2 / 16 * mpmath.mpf(2) ** 42) / mpmath.mpf(2) ** 42  # 38 bits: n ln2_16_hi exact
@@ -76,7 +77,7 @@ def main():
     print(f"log2_poly = {{{hex_list(log2_poly)}}}")
     print(f"// (ln(1 + r) - r + r^2 / 2) / r^3, absolute error 2^{float(mpmath.log(log_err, 2)):.1f}")
     print(f"log_poly = {{{hex_list(log_poly)}}}")
-    print(f"// 2^f, relative error 2^{float(mpmath.log(exp2_err, 2)):.1f}")
+    print(f"// (2^f - 1) / f, |f| <= 1/32; 1 + f p(f) within 2^{float(mpmath.log(exp2_err / 32, 2)):.1f} of 2^f")
     print(f"exp2_poly = {{{hex_list(exp2_poly)}}}")
     print(f"// (e^f - 1 - f) / f^2, |f| <= 0.022, absolute error 2^{float(mpmath.log(exp_err, 2)):.1f}")
     print(f"exp_poly = {{{hex_list(exp_poly)}}}")

@@ -19,10 +19,11 @@ namespace bsx::detail::vmath {
 /// The largest errors of the kernels in ulps, on the lanes they compute (test_vector_math
 /// measures them); lanes they hand to libm have libm's accuracy (glibc: powf 0.82, log and
 /// pow 0.52), which the bounds vector_math.hpp states for the functions cover.
-/// - Float pow: log2(x) is within 2^-40.9 relative, so y log2(x) is within 2^-33.6 wherever
-///   the result is a float (|y log2 x| < 150), and 2^e within 2^-38.5: the double result is
-///   within 2^-34 relative, and rounding it to float gives the correctly rounded result or,
-///   very near a midpoint, its neighbour.
+/// - Float pow: log2 x is within 2^-35 relative (the polynomial within 2^-35.1 of log2(1 + r),
+///   also relative to log2 x where k = 0), so y log2 x is within 2^-27.8 wherever the result
+///   is a float (|y log2 x| < 150); with 2^f's polynomial (2^-28.7) the double result is within
+///   2^-27.4 relative, 0.09 ulp of the float, and rounding it adds half an ulp. (A term more
+///   in each polynomial gives 0.501 ulp, 7 % slower.)
 /// - Double log: hi + lo is within 0.003 ulp of ln x (the polynomial's 2^-52.6 |r|^3 at most
 ///   0.002), and rounding it adds half an ulp.
 /// - Double pow: ln x is within 2^-51.4 |r|^3 (the polynomial and the roundings of r^3 p(r));
@@ -30,7 +31,7 @@ namespace bsx::detail::vmath {
 ///   with k != 0 (|ln x| >= 0.34) and |y ln x| <= 708, and those with k = 0 and
 ///   |y ln x| <= 32 (|ln x| >= 0.038, or c = 1 and ln x close to r). Reducing e and the sum
 ///   for e^f add 0.05, and rounding half an ulp.
-inline constexpr double own_pow_float_max_ulp = 0.501;
+inline constexpr double own_pow_float_max_ulp = 0.59;
 inline constexpr double own_log_double_max_ulp = 0.503;
 inline constexpr double own_pow_double_max_ulp = 0.7;
 
@@ -132,16 +133,14 @@ alignas(64) inline constexpr double exp2_j_lo[16] = {0x0p+0,
                                                      0x1.11065895048ddp-55,
                                                      0x1.2ed02d75b3707p-55,
                                                      -0x1.e9c23179c2893p-54};
-/// log2(1 + r) / r, (ln(1 + r) - r + r^2/2) / r^3, 2^f (|f| <= 1/32) and (e^f - 1 - f) / f^2
-/// (|f| <= 0.022), lowest degree first.
-inline constexpr double log2_poly[7] = {0x1.71547652b818bp+0,  -0x1.71547653ae37cp-1, 0x1.ec709dd862ef7p-2,
-                                        -0x1.715454a9558cap-2, 0x1.27761bf687e8cp-2,  -0x1.ed979f8ee1835p-3,
-                                        0x1.a905cf3481b0ap-3};
+/// log2(1 + r) / r, (ln(1 + r) - r + r^2/2) / r^3, (2^f - 1) / f (|f| <= 1/32) and
+/// (e^f - 1 - f) / f^2 (|f| <= 0.022), lowest degree first.
+inline constexpr double log2_poly[6] = {0x1.71547652e068cp+0,  -0x1.71547657a824dp-1, 0x1.ec7085030fe04p-2,
+                                        -0x1.7153f3b2f7b2dp-2, 0x1.280750c3c8f88p-2,  -0x1.ef4b440507b71p-3};
 inline constexpr double log_poly[9] = {0x1.5555555555556p-2,  -0x1.ffffffffffbd6p-3, 0x1.99999999950c6p-3,
                                        -0x1.5555555ced1f2p-3, 0x1.2492496445631p-3,  -0x1.ffff8833509dcp-4,
                                        0x1.c71a3330915d4p-4,  -0x1.9af7e99658fcap-4, 0x1.77e5fc325e52bp-4};
-inline constexpr double exp2_poly[5] = {0x1p+0, 0x1.62e42fec39c7dp-1, 0x1.ebfbdff6988c8p-3, 0x1.c6b3f746c5f99p-5,
-                                        0x1.3b2c4ac7da565p-7};
+inline constexpr double exp2_poly[3] = {0x1.62e42fefa39efp-1, 0x1.ebff917b28217p-3, 0x1.c6b299bd67a41p-5};
 inline constexpr double exp_poly[6] = {0x1.0000000000001p-1, 0x1.5555555555556p-3,  0x1.55555554e258ep-5,
                                        0x1.11111110ddf63p-7, 0x1.6c17f6c39583fp-10, 0x1.a01b149876dbfp-13};
 }  // namespace own_tables
@@ -205,29 +204,17 @@ struct split_argument {
     return {k_double, _mm512_fmadd_pd(z, lookup16(own_tables::inverse_c, interval), _mm512_set1_pd(-1.0)), interval};
 }
 
-/// 2^(y log2 x) for x > 0 and normal, y finite (floats widened to double), within 2^-34
-/// relative wherever the result is a float. y log2 x is clamped to +-200, beyond which every
-/// float result is 0 or infinite.
-[[gnu::target("avx512f")]] inline doubles8 pow_of_floats_in_double(doubles8 x, doubles8 y) noexcept {
-    using namespace own_tables;
-    const split_argument s = split(x);
-    const doubles8 log2_x = _mm512_fmadd_pd(estrin(log2_poly, s.r), s.r, s.k + lookup16(log2_c, s.interval));
-    const doubles8 e =
-        _mm512_maskz_min_pd(0xFF, _mm512_maskz_max_pd(0xFF, y * log2_x, _mm512_set1_pd(-200.0)), _mm512_set1_pd(200.0));
-    // e = n/16 + f: 2^e = 2^(n >> 4) 2^((n & 15)/16) 2^f.
-    const doubles8 n_shifted = _mm512_fmadd_pd(e, _mm512_set1_pd(16.0), _mm512_set1_pd(round_shift));
-    const doubles8 f = _mm512_fmadd_pd(n_shifted - round_shift, _mm512_set1_pd(-0.0625), e);
-    const int64s8 n = int64s8(n_shifted);
-    const doubles8 mantissa = lookup16(exp2_j, n) * horner(exp2_poly, f);
-    return times_power_of_two(mantissa, n >> 4);
-}
-
 /// The lower and upper 8 of 16 floats.
 [[gnu::target("avx512f")]] inline __m256 lower_half(__m512 v) noexcept {
     return _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xF, _mm512_castps_pd(v), 0));
 }
 [[gnu::target("avx512f")]] inline __m256 upper_half(__m512 v) noexcept {
     return _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xF, _mm512_castps_pd(v), 1));
+}
+
+/// The lower (0) or upper (1) 8 of 16 floats, as doubles.
+[[gnu::target("avx512f")]] inline __m512d widened_half(__m512 v, int upper) noexcept {
+    return _mm512_maskz_cvtps_pd(0xFF, upper ? upper_half(v) : lower_half(v));
 }
 
 /// The lanes of `result` not in `regular` replaced by f of the same lanes of the arguments,
@@ -256,26 +243,63 @@ template <class T, class V, class M, class F, class... A>
     return r;
 }
 
-/// pow(x, y) of 16 floats. Lanes where x is not positive and finite or y is not finite
-/// (zeros, negative bases, infinities, NaN) are computed by std::pow, one by one: a rule on
-/// the lane's own arguments, so an element's value does not depend on where it falls.
-[[gnu::target("avx512f")]] inline __m512 pow_f32x16(__m512 x, __m512 y) noexcept {
-    const __m512d x_low = _mm512_maskz_cvtps_pd(0xFF, lower_half(x));
-    const __m512d y_low = _mm512_maskz_cvtps_pd(0xFF, lower_half(y));
-    const __m512d x_high = _mm512_maskz_cvtps_pd(0xFF, upper_half(x));
-    const __m512d y_high = _mm512_maskz_cvtps_pd(0xFF, upper_half(y));
-    const __m256 low = _mm512_maskz_cvtpd_ps(0xFF, pow_of_floats_in_double(x_low, y_low));
-    const __m256 high = _mm512_maskz_cvtpd_ps(0xFF, pow_of_floats_in_double(x_high, y_high));
-    const __m512 r = _mm512_castpd_ps(
-        _mm512_maskz_insertf64x4(0xFF, _mm512_castpd256_pd512(_mm256_castps_pd(low)), _mm256_castps_pd(high), 1));
+/// pow(x, y) of G vectors of 16 floats, widened to 2G vectors of 8 doubles: log2 x, then
+/// 2^(y log2 x), within 2^-27.4 relative wherever the result is a float, rounded once to
+/// float. Each step runs over all 2G vectors before the next starts: one vector alone is
+/// limited by its chain of latencies, and independent chains side by side overlap (10^5
+/// floats in bench_math: 75 us one vector at a time, 62 with G = 4; with the chains hidden,
+/// Horner's scheme, fewer instructions than Estrin's, is as fast). Lanes where x is not
+/// positive and finite or y is not finite (zeros, negative bases, infinities, NaN) are
+/// computed by std::pow, one by one: a rule on the lane's own arguments, so an element's
+/// value does not depend on G or on where it falls.
+template <int G>
+[[gnu::target("avx512f")]] inline void pow_f32(const __m512 (&x)[G], const __m512 (&y)[G], __m512 (&out)[G]) noexcept {
+    using namespace own_tables;
+    constexpr int H = 2 * G;
+    doubles8 r[H], log2_x[H], e[H], f[H];
+    int64s8 n[H];
+    for (int h = 0; h < H; ++h) {
+        const split_argument s = split(widened_half(x[h / 2], h % 2));
+        r[h] = s.r;
+        log2_x[h] = s.k + lookup16(log2_c, s.interval);
+    }
+    for (int h = 0; h < H; ++h) log2_x[h] = _mm512_fmadd_pd(horner(log2_poly, r[h]), r[h], log2_x[h]);
+    // y log2 x clamped to +-200, beyond which every float result is 0 or infinite.
+    for (int h = 0; h < H; ++h)
+        e[h] = _mm512_maskz_min_pd(
+            0xFF, _mm512_maskz_max_pd(0xFF, widened_half(y[h / 2], h % 2) * log2_x[h], _mm512_set1_pd(-200.0)),
+            _mm512_set1_pd(200.0));
+    // e = n/16 + f: 2^e = 2^(n >> 4) 2^((n & 15)/16) 2^f.
+    for (int h = 0; h < H; ++h) {
+        const doubles8 n_shifted = _mm512_fmadd_pd(e[h], _mm512_set1_pd(16.0), _mm512_set1_pd(round_shift));
+        f[h] = _mm512_fmadd_pd(n_shifted - round_shift, _mm512_set1_pd(-0.0625), e[h]);
+        n[h] = int64s8(n_shifted);
+    }
+    __m256 result[H];
+    for (int h = 0; h < H; ++h)
+        result[h] = _mm512_maskz_cvtpd_ps(
+            0xFF, times_power_of_two(
+                      lookup16(exp2_j, n[h]) * _mm512_fmadd_pd(horner(exp2_poly, f[h]), f[h], _mm512_set1_pd(1.0)),
+                      n[h] >> 4));
     const __m512 inf = _mm512_set1_ps(HUGE_VALF);
-    const __mmask16 regular = _mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_GT_OQ) &
-                              _mm512_cmp_ps_mask(x, inf, _CMP_LT_OQ) &
-                              _mm512_cmp_ps_mask(_mm512_abs_ps(y), inf, _CMP_LT_OQ);
-    if (regular != 0xFFFF) [[unlikely]]
-        return with_libm_lanes<float>(
-            regular, r, [](float a, float b) { return std::pow(a, b); }, x, y);
-    return r;
+    for (int g = 0; g < G; ++g) {
+        out[g] = _mm512_castpd_ps(_mm512_maskz_insertf64x4(
+            0xFF, _mm512_castpd256_pd512(_mm256_castps_pd(result[2 * g])), _mm256_castps_pd(result[2 * g + 1]), 1));
+        const __mmask16 regular = _mm512_cmp_ps_mask(x[g], _mm512_setzero_ps(), _CMP_GT_OQ) &
+                                  _mm512_cmp_ps_mask(x[g], inf, _CMP_LT_OQ) &
+                                  _mm512_cmp_ps_mask(_mm512_abs_ps(y[g]), inf, _CMP_LT_OQ);
+        if (regular != 0xFFFF) [[unlikely]]
+            out[g] = with_libm_lanes<float>(
+                regular, out[g], [](float a, float b) { return std::pow(a, b); }, x[g], y[g]);
+    }
+}
+
+/// pow of one vector of 16 floats (pow_f32 with G = 1), for the vectors that do not fill a
+/// group and for block tails.
+[[gnu::target("avx512f")]] inline __m512 pow_f32x16(__m512 x, __m512 y) noexcept {
+    __m512 r[1];
+    pow_f32<1>({x}, {y}, r);
+    return r[0];
 }
 
 /// ln x as hi + lo: k ln2_hi + ln_c_hi + r - r^2/2 as hi, the rounding errors of its sums

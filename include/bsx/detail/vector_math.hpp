@@ -386,20 +386,45 @@ inline constexpr double mvec_max_ulp = 4.0;
 #endif
 
 #if BSX_VECTOR_MATH_X86
+/// Kernel, which computes G vectors of 16 floats together (own_vector_math.hpp's
+/// pow_f32<G>), on the whole groups at the front of n elements of x and y, into out
+/// (streaming stores where `stream`, as in block_avx512); returns how many it computed.
+template <int G, auto Kernel>
+[[gnu::target("avx512f")]] index_t groups_avx512(float* out, index_t n, const float* x, const float* y,
+                                                 bool stream) noexcept {
+    constexpr index_t step = 16 * G;
+    index_t i = 0;
+    for (; i + step <= n; i += step) {
+        __m512 a[G], b[G], r[G];
+        std::memcpy(a, x + i, sizeof a);
+        std::memcpy(b, y + i, sizeof b);
+        Kernel(a, b, r);
+        if (stream)
+            for (int g = 0; g < G; ++g) _mm512_stream_ps(out + i + 16 * g, r[g]);
+        else
+            std::memcpy(out + i, r, sizeof r);
+    }
+    return i;
+}
+
 /// A function whose elements of type T come from bsx's own AVX-512 kernel `Own`
 /// (own_vector_math.hpp, within OwnUlp) where the CPU has AVX-512, and otherwise, as do
 /// those of the other type, from Library's (which may be another own_kernel_for): pow and
-/// double log, where the libraries are far slower than NumPy's.
-template <class Library, class T, auto Own, const double& OwnUlp>
+/// double log, where the libraries are far slower than NumPy's. Where Group > 1, OwnGroup
+/// computes Group vectors together and Own the vectors left over.
+template <class Library, class T, auto Own, const double& OwnUlp, int Group = 1, auto OwnGroup = nullptr>
 struct own_kernel_for : Library {
     static constexpr double max_ulp = std::max(OwnUlp, Library::max_ulp);
     static constexpr int arity = requires { Library::libm(T(), T()); } ? 2 : 1;
     using Library::run;
     static void run(T* out, index_t n, const T* x, const T* y, bool stream = false) noexcept {
-        if (host_isa() == isa::avx512)
-            block_avx512<arity, Own, false>(out, n, x, y, stream);
-        else
+        if (host_isa() == isa::avx512) {
+            index_t done = 0;
+            if constexpr (Group > 1) done = groups_avx512<Group, OwnGroup>(out, n, x, y, stream);
+            block_avx512<arity, Own, false>(out + done, n - done, x + done, y + done, stream);
+        } else {
             Library::run(out, n, x, y, stream);
+        }
     }
 };
 #endif
@@ -472,8 +497,8 @@ BSX_SLEEF_BINARY(atan2, u35, BSX_BOUND(3.5, 1.5), false)
 namespace from_library {
 BSX_MVEC_BINARY(pow, u10, BSX_BOUND(1.0, 1.0), true)
 }
-struct pow : own_kernel_for<own_kernel_for<from_library::pow, float, pow_f32x16, own_pow_float_max_ulp>, double,
-                            pow_f64x8, own_pow_double_max_ulp> {};
+struct pow : own_kernel_for<own_kernel_for<from_library::pow, float, pow_f32x16, own_pow_float_max_ulp, 4, pow_f32<4>>,
+                            double, pow_f64x8, own_pow_double_max_ulp> {};
 #else
 BSX_MVEC_BINARY(pow, u10, BSX_BOUND(1.0, 1.0), true)
 #endif
