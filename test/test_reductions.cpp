@@ -1216,6 +1216,40 @@ BOOST_AUTO_TEST_CASE(sums_follow_the_documented_tree) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(outer_traversal_rows_side_by_side_follow_the_tree) {
+    // The outer traversal folds a lane's rows four at a time, each row through its own copy
+    // of the evaluator, with its own tiles: here a math node (exp) and an operand broadcast
+    // along the rows (c, read through a period tile), an inner part of two axes (3 x 7
+    // outputs), and lengths whose chunks leave passes of one to four rows. Every output is
+    // still the documented tree of its column, at every thread count.
+    std::mt19937_64 rng(13);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    for (const index_t m : {index_t(5), index_t(3 * 256 + 37), index_t(9 * 256 + 250)}) {
+        BOOST_TEST_CONTEXT("m = " << m) {
+            bsx::array<double, 3> x(shape<3>{m, 3, 7}), c(shape<3>{m, 1, 1});
+            for (double& e : x) e = u(rng);
+            for (double& e : c) e = u(rng);
+            const bsx::array<double, 3> terms = bsx::exp(x) - c;  // the elements, each computed alone
+            std::vector<double> expected;
+            for (index_t i = 0; i < 3; ++i)
+                for (index_t j = 0; j < 7; ++j) {
+                    std::vector<double> column;
+                    for (index_t k = 0; k < m; ++k) column.push_back(terms(k, i, j));
+                    expected.push_back(tree_sum(column));
+                }
+            for_thread_counts([&] {
+                const bsx::array<double, 2> got = bsx::sum(bsx::exp(x) - c, bsx::axis(0));
+                for (index_t i = 0; i < 3; ++i)
+                    for (index_t j = 0; j < 7; ++j) {
+                        const double want = expected[std::size_t(i * 7 + j)];
+                        BOOST_TEST(same_bits(got(i, j), want),
+                                   "output (" << i << ", " << j << "): " << got(i, j) << ", the tree " << want);
+                    }
+            });
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(long_sums_are_accurate) {
     // 10^7 doubles: pairwise summation stays within 1e-14 relative of a compensated
     // long double reference (a naive double loop is typically ~1e-13 off at this length).

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <span>
 #include <type_traits>
+#include <utility>
 
 #include "../config.hpp"
 #include "../detail/convert.hpp"
@@ -256,14 +257,22 @@ void for_each_row(const loop_shape<D>& loop, index_t begin, index_t end, Row&& r
     });
 }
 
-/// Runs `f(ev)` with this thread's copy of the evaluator (a cursor over the binding),
-/// whose tiles live in this stack frame.
+/// Runs `f(evs)` with N copies of the evaluator (cursors over the binding, for this
+/// thread) in a std::array, each with its own tiles in this stack frame.
+template <std::size_t N, class Ev, class F>
+void with_own_evaluators(const Ev& shared, F&& f) {
+    auto evs = [&]<std::size_t... I>(std::index_sequence<I...>) {
+        return std::array<Ev, N>{((void)I, shared)...};
+    }(std::make_index_sequence<N>{});
+    alignas(64) std::byte scratch[N][Ev::tile_bytes > 0 ? Ev::tile_bytes : 1];
+    for (std::size_t i = 0; i < N; ++i) evs[i].attach_tiles(scratch[i]);
+    f(evs);
+}
+
+/// Runs `f(ev)` with this thread's copy of the evaluator.
 template <class Ev, class F>
 void with_own_evaluator(const Ev& shared, F&& f) {
-    Ev ev = shared;
-    alignas(64) std::byte scratch[Ev::tile_bytes > 0 ? Ev::tile_bytes : 1];
-    ev.attach_tiles(scratch);
-    f(ev);
+    with_own_evaluators<1>(shared, [&](std::array<Ev, 1>& evs) { f(evs[0]); });
 }
 
 /// Whether evaluator Ev computes its chunks into a unit-stride destination of T itself

@@ -442,26 +442,54 @@ struct outer_layout {
 template <class A>
 inline constexpr index_t outer_lanes = order_free<A> ? 1 : chunk_lanes<A>;
 
-/// acc[j] combined with the piece's element j. Out of line: one vectorized copy per
-/// reduction and expression. bool accumulators (all, any) are combined as their bytes
-/// (lane_value).
-template <class Op, class A, class Reader>
-[[gnu::noinline]] void accumulate_piece(const Reader reader, A* acc, index_t len) noexcept(noexcept(reader.load(0))) {
+/// Rows the outer traversal reads side by side into one output's accumulators: the rows
+/// k, k + lanes, ... that the tree gives one lane (consecutive rows where order is free).
+/// The accumulators do not fit L1 (16 lanes of a row of 2000 floats take 128 KiB); each
+/// pass reads and writes them once for 4 rows, not for each (column sums of 2000 x 2000
+/// floats: 0.42 ms a row per pass, 0.29 four; 8 were no faster).
+inline constexpr std::size_t outer_rows_per_pass = 4;
+
+/// acc[j] combined with element j of each reader in turn (the order of the rows they
+/// read). Out of line: one vectorized copy per reduction, expression and row count.
+/// bool accumulators (all, any) are combined as their bytes (lane_value).
+template <class Op, class A, class Reader, std::size_t N>
+[[gnu::noinline]] void accumulate_pieces(const std::array<Reader, N> readers, A* acc,
+                                         index_t len) noexcept(noexcept(readers[0].load(0))) {
     using B = bytes_of_t<A>;
     B* const bytes = reinterpret_cast<B*>(acc);
-    if constexpr (noexcept(reader.load(0))) {
+    const auto combine_at = [&](index_t j) {
+        B value = bytes[j];
+        for (std::size_t i = 0; i < N; ++i) value = Op::combine(value, lane_value<A>(readers[i], j));
+        bytes[j] = value;
+    };
+    if constexpr (noexcept(readers[0].load(0))) {
         BSX_SIMD_LOOP
-        for (index_t j = 0; j < len; ++j) bytes[j] = Op::combine(bytes[j], lane_value<A>(reader, j));
+        for (index_t j = 0; j < len; ++j) combine_at(j);
     } else {  // no simd pragma: an exception may not leave a simd loop
-        for (index_t j = 0; j < len; ++j) bytes[j] = Op::combine(bytes[j], lane_value<A>(reader, j));
+        for (index_t j = 0; j < len; ++j) combine_at(j);
     }
 }
 
+/// accumulate_pieces with the chunk readers of the first `count` evaluators.
+template <class Op, class A, class Ev, std::size_t R>
+void accumulate_pieces_of(const std::array<Ev, R>& evs, index_t count, A* acc, index_t len) {
+    [&]<std::size_t... N>(std::index_sequence<N...>) {
+        const auto first = [&]<std::size_t... I>(std::index_sequence<I...>) {
+            return std::array{evs[I].chunk_reader()...};
+        };
+        (void)((count == index_t(N + 1) &&
+                (accumulate_pieces<Op>(first(std::make_index_sequence<N + 1>{}), acc, len), true)) ||
+               ...);
+    }(std::make_index_sequence<R>{});
+}
+
 /// Reduces outputs p*Q + [q0, q0 + w) into `out`, streaming w-long pieces of the rows
-/// (p, k, q0..) for k = 0..m-1 in memory order. Each output gets exactly the tree of
-/// the inner traversal: element k of a chunk goes to lane k % lanes.
-template <class Op, class A, class Ev, std::size_t D>
-void reduce_tile(Ev& ev, const outer_layout<D>& lay, index_t p, index_t q0, index_t w, A* scratch, A* out) {
+/// (p, k, q0..) in memory order, outer_rows_per_pass rows at a time (one evaluator each).
+/// Each output gets exactly the tree of the inner traversal: element k of a chunk goes to
+/// lane k % lanes, and each lane takes its elements in order.
+template <class Op, class A, class Ev, std::size_t D, std::size_t R>
+void reduce_tile(std::array<Ev, R>& evs, const outer_layout<D>& lay, index_t p, index_t q0, index_t w, A* scratch,
+                 A* out) {
     constexpr index_t lanes = outer_lanes<A>;
     const block_plan plan(lay.m);
     A* const lane_acc = scratch;                               // lanes * w
@@ -475,32 +503,40 @@ void reduce_tile(Ev& ev, const outer_layout<D>& lay, index_t p, index_t q0, inde
         idx[std::size_t(d)] = r % lay.loop.extent[std::size_t(d)];
         r /= lay.loop.extent[std::size_t(d)];
     }
+    // acc combined with rows k, k + lanes, ... (count of them), side by side.
+    const auto accumulate_rows = [&](index_t k, index_t count, A* acc) {
+        const auto piece = [&](index_t j, index_t stop) {
+            for (index_t i = 0; i < count; ++i) {
+                idx[lay.kpos] = k + i * lanes;
+                evs[std::size_t(i)].begin_row(idx.data(), outer, fill);
+            }
+            for (index_t c = j; c < stop; c += lay.chunk) {
+                const index_t len = std::min<index_t>(lay.chunk, stop - c);
+                for (index_t i = 0; i < count; ++i) evs[std::size_t(i)].prepare(c, len);
+                accumulate_pieces_of<Op>(evs, count, acc, len);
+                acc += len;
+            }
+        };
+        if (lay.inner.nd == 1) {  // the usual case: the tile is one piece of one row
+            piece(q0, q0 + w);
+        } else {
+            for_each_row(lay.inner, q0, q0 + w, [&](const shape_t<D>& qidx, index_t j, index_t stop) {
+                for (std::size_t d = 0; d + 1 < lay.inner.nd; ++d) idx[lay.kpos + 1 + d] = qidx[d];
+                piece(j, stop);
+            });
+        }
+    };
     auto block = [&](index_t b, A* partial) {
         pairwise_stream<Op, A> stream(stream_store, w);
         const index_t end = plan.begin(b + 1, lay.m);
         for (index_t c0 = plan.begin(b, lay.m); c0 < end; c0 += BSX_CHUNK) {
+            const index_t c1 = std::min<index_t>(c0 + BSX_CHUNK, end);
             std::fill_n(lane_acc, lanes * w, Op::template identity<A>());
-            for (index_t k = c0; k < std::min<index_t>(c0 + BSX_CHUNK, end); ++k) {
-                A* acc = lane_acc + ((k - c0) % lanes) * w;
-                idx[lay.kpos] = k;
-                const auto piece = [&](index_t j, index_t stop) {
-                    ev.begin_row(idx.data(), outer, fill);
-                    for (index_t c = j; c < stop; c += lay.chunk) {
-                        const index_t len = std::min<index_t>(lay.chunk, stop - c);
-                        ev.prepare(c, len);
-                        accumulate_piece<Op>(ev.chunk_reader(), acc, len);
-                        acc += len;
-                    }
-                };
-                if (lay.inner.nd == 1) {  // the usual case: the tile is one piece of one row
-                    piece(q0, q0 + w);
-                } else {
-                    for_each_row(lay.inner, q0, q0 + w, [&](const shape_t<D>& qidx, index_t j, index_t stop) {
-                        for (std::size_t d = 0; d + 1 < lay.inner.nd; ++d) idx[lay.kpos + 1 + d] = qidx[d];
-                        piece(j, stop);
-                    });
-                }
-            }
+            // Passes of R rows per lane, lanes in turn: the passes move through the chunk in
+            // memory order, R streams at a time.
+            for (index_t g = c0; g < c1; g += lanes * index_t(R))
+                for (index_t l = 0; l < lanes && g + l < c1; ++l)
+                    accumulate_rows(g + l, std::min<index_t>(R, (c1 - g - l + lanes - 1) / lanes), lane_acc + l * w);
             for (index_t width = lanes / 2; width > 0; width /= 2)
                 for (index_t l = 0; l < width; ++l) combine_into<Op>(lane_acc + l * w, lane_acc + (l + width) * w, w);
             stream.push(lane_acc);
@@ -527,7 +563,7 @@ void reduce_tiles(const Ev& ev, const outer_layout<D>& lay, A* out) {
     const index_t tiles_per_p = (lay.Q + w - 1) / w;
     const index_t units = lay.P * tiles_per_p;
     const auto run = [&](index_t first, index_t last, const first_exception* errors) {
-        with_own_evaluator(ev, [&](Ev& own) {
+        with_own_evaluators<outer_rows_per_pass>(ev, [&](std::array<Ev, outer_rows_per_pass>& own) {
             alignas(64) A scratch[scratch_size];
             for (index_t u = first; u < last && !(errors && errors->stopped()); ++u) {
                 const index_t p = u / tiles_per_p, q0 = u % tiles_per_p * w;
