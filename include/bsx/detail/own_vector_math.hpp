@@ -1,6 +1,7 @@
 // bsx/detail/own_vector_math.hpp: bsx's own vector kernels, for CPUs with AVX-512, where
-// SLEEF and libmvec are far from NumPy's (SVML): pow of 16 floats, log and pow of 8 doubles.
-// All split x = 2^k z and read 16-entry tables held in two registers (no gathers).
+// SLEEF and libmvec are far from NumPy's (SVML): pow of floats (four vectors of 16 at a
+// time), log and pow of 8 doubles. All split x = 2^k z and read 16-entry tables held in two
+// registers (no gathers).
 #pragma once
 
 #include <cmath>
