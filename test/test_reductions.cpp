@@ -1327,9 +1327,11 @@ BOOST_AUTO_TEST_CASE(early_exit_gives_the_answer_of_a_full_scan) {
     // all/any stop once a chunk decides; the answer must be what a full scan gives, wherever
     // the deciding element is (first, last, at chunk and block edges, nowhere), at every
     // thread count, for bool and double elements (NaN is true).
+    // The rows are long enough (200000) that a row's own early exit looks at its lanes
+    // (every 8 chunks of 16384 elements in place, of 256 through vector math).
     const int saved = max_threads();
-    const index_t n = 300000;
-    const std::vector<index_t> positions{-1, 0, 1, 255, 256, 2047, 2048, 150000, n - 1};
+    const index_t n = 600000, row = n / 3;
+    const std::vector<index_t> positions{-1, 0, 1, 255, 256, 2047, 2048, 150000, row + 5, 2 * row - 1, n - 1};
     for (int t : {1, 2, 3}) {
         set_threads(t);
         for (index_t p : positions) {
@@ -1349,10 +1351,17 @@ BOOST_AUTO_TEST_CASE(early_exit_gives_the_answer_of_a_full_scan) {
                 BOOST_TEST(bsx::any(dzeros) == decided);
                 BOOST_TEST(bsx::all(!zeros) == !decided);                  // through an expression
                 BOOST_TEST(bsx::all(bsx::exp(dzeros) > 0.5) == !decided);  // through vector math (exp(NaN) is NaN)
-                // As one row of a matrix, and along axis 1 of three rows.
-                const auto rows = bsx::reshape<2>(std::as_const(ones), shape<2>{3, n / 3});
-                const auto per_row = bsx::eval(bsx::all(rows, bsx::axis(1)));
-                for (index_t r = 0; r < 3; ++r) BOOST_TEST(per_row(r) == !(decided && p / (n / 3) == r), "row " << r);
+                // Along axis 1 of three rows: only the row of the deciding element changes.
+                const auto rows_of = [&](const auto& x) { return bsx::reshape<2>(std::as_const(x), shape<2>{3, row}); };
+                const auto all_per_row = bsx::eval(bsx::all(rows_of(ones), bsx::axis(1)));
+                const auto any_per_row = bsx::eval(bsx::any(rows_of(zeros), bsx::axis(1)));
+                const auto math_per_row = bsx::eval(bsx::all(bsx::exp(rows_of(dzeros)) > 0.5, bsx::axis(1)));
+                for (index_t r = 0; r < 3; ++r) {
+                    const bool in_row = decided && p / row == r;
+                    BOOST_TEST(all_per_row(r) == !in_row, "row " << r);
+                    BOOST_TEST(any_per_row(r) == in_row, "row " << r);
+                    BOOST_TEST(math_per_row(r) == !in_row, "row " << r);
+                }
             }
         }
     }
