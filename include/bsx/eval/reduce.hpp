@@ -603,12 +603,19 @@ void reduce_tiles(const Ev& ev, const outer_layout<D>& lay, A* out) {
         w = std::min(w, std::max<index_t>(16, (lay.Q + threads - 1) / threads));
     const index_t tiles_per_p = (lay.Q + w - 1) / w;
     const index_t units = lay.P * tiles_per_p;
-    const auto run = [&](index_t first, index_t last, const first_exception* errors) {
+    // Threads take tiles from a shared counter, a few at a time (about 16 takes each): a
+    // thread that the machine slows down takes fewer, and the others do not wait for it.
+    const index_t take = std::max<index_t>(1, units / (16 * threads));
+    std::atomic<index_t> next{0};
+    const auto run = [&](const first_exception* errors) {
         with_own_evaluators<outer_rows_per_pass>(ev, [&](std::array<Ev, outer_rows_per_pass>& own) {
             alignas(64) A scratch[scratch_size];
-            for (index_t u = first; u < last && !(errors && errors->stopped()); ++u) {
-                const index_t p = u / tiles_per_p, q0 = u % tiles_per_p * w;
-                reduce_tile<Op>(own, lay, p, q0, std::min(w, lay.Q - q0), scratch, out);
+            for (index_t first; (first = next.fetch_add(take, std::memory_order_relaxed)) < units;) {
+                for (index_t u = first; u < std::min(first + take, units); ++u) {
+                    if (errors && errors->stopped()) return;
+                    const index_t p = u / tiles_per_p, q0 = u % tiles_per_p * w;
+                    reduce_tile<Op>(own, lay, p, q0, std::min(w, lay.Q - q0), scratch, out);
+                }
             }
         });
     };
@@ -616,15 +623,12 @@ void reduce_tiles(const Ev& ev, const outer_layout<D>& lay, A* out) {
     if (threads > 1 && units > 1) {
         first_exception errors;
 #pragma omp parallel num_threads(threads)
-        {
-            const index_t n = omp_get_num_threads(), t = omp_get_thread_num();
-            errors.run([&] { run(units * t / n, units * (t + 1) / n, &errors); });
-        }
+        errors.run([&] { run(&errors); });
         errors.rethrow();
         return;
     }
 #endif
-    run(0, units, nullptr);
+    run(nullptr);
 }
 
 // ---- choosing the traversal ------------------------------------------------------------
