@@ -1250,6 +1250,43 @@ BOOST_AUTO_TEST_CASE(outer_traversal_rows_side_by_side_follow_the_tree) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(outer_traversal_in_place_rows_follow_the_tree) {
+    // Rows that every operand reads in place, one of them with stride 0 (a(i, k): one value
+    // per row, as in the broadcast matrix product), are read with row readers, not tiles;
+    // the constant operand comes first or second. Every output is still the tree of its
+    // column, at every thread count. (A sum of sums: no multiply to contract into an FMA.)
+    std::mt19937_64 rng(17);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    for (const index_t m : {index_t(5), index_t(3 * 256 + 37), index_t(9 * 256 + 250)}) {
+        BOOST_TEST_CONTEXT("m = " << m) {
+            bsx::array<double, 2> a(shape<2>{3, m}), b(shape<2>{m, 37});
+            for (double& e : a) e = u(rng);
+            for (double& e : b) e = u(rng);
+            std::vector<double> expected;
+            for (index_t i = 0; i < 3; ++i)
+                for (index_t j = 0; j < 37; ++j) {
+                    std::vector<double> column;
+                    for (index_t k = 0; k < m; ++k) column.push_back(a(i, k) + b(k, j));
+                    expected.push_back(tree_sum(column));
+                }
+            for_thread_counts([&] {
+                const bsx::array<double, 2> first =
+                    bsx::sum(bsx::in_dims<3>(a, {0, 1}) + bsx::in_dims<3>(b, {1, 2}), bsx::axis(1));
+                const bsx::array<double, 2> second =
+                    bsx::sum(bsx::in_dims<3>(b, {1, 2}) + bsx::in_dims<3>(a, {0, 1}), bsx::axis(1));
+                for (index_t i = 0; i < 3; ++i)
+                    for (index_t j = 0; j < 37; ++j) {
+                        const double want = expected[std::size_t(i * 37 + j)];
+                        BOOST_TEST(same_bits(first(i, j), want),
+                                   "output (" << i << ", " << j << "): " << first(i, j) << ", the tree " << want);
+                        BOOST_TEST(same_bits(second(i, j), want),
+                                   "output (" << i << ", " << j << "): " << second(i, j) << ", the tree " << want);
+                    }
+            });
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(long_sums_are_accurate) {
     // 10^7 doubles: pairwise summation stays within 1e-14 relative of a compensated
     // long double reference (a naive double loop is typically ~1e-13 off at this length).

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <numeric>
+#include <span>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -20,17 +21,6 @@
 #include "static_loop.hpp"
 
 namespace bsx::detail {
-
-/// Calls f(std::integral_constant<std::size_t, Mask>) with the leaf mask for
-/// `constant_leaf` (0: no leaf, k: leaf k - 1), so that each case is compiled once.
-template <std::size_t Leaves, class F>
-void with_constant_leaf(std::size_t constant_leaf, F&& f) {
-    [&]<std::size_t... K>(std::index_sequence<K...>) {
-        (void)((constant_leaf == K &&
-                (f(std::integral_constant < std::size_t, K == 0 ? 0 : std::size_t{1} << (K - 1) > {}), true)) ||
-               ...);
-    }(std::make_index_sequence<Leaves + 1>{});
-}
 
 /// Writes `expr` broadcast to `shape` into the strided memory at `data`.
 /// Precondition: the expression's shape broadcasts to `shape` (checked by the callers).
@@ -68,19 +58,16 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
         // any other row runs in chunks through tiles: long chunks when the only tiles are
         // period tiles, BSX_CHUNK when a constant or gathered tile is filled per chunk.
         const std::size_t inner = loop.nd - 1;
-        bool direct = dst.stride[inner] == 1, periodic = direct;
         std::size_t constant_leaf = 0;  // 1 + the leaf constant along rows; 0: none
-        index_t periods = 16;           // the least common multiple of 16 and the operands' periods
+        const bool direct =
+            dst.stride[inner] == 1 &&
+            rows_read_in_place<D>(std::span<steps_t* const>(all.data() + 1, all.size() - 1), inner, constant_leaf);
+        bool periodic = dst.stride[inner] == 1;
+        index_t periods = 16;  // the least common multiple of 16 and the operands' periods
         for (std::size_t i = 1; i < all.size(); ++i) {
             const steps_t& o = *all[i];
-            const bool unit = o.stride[inner] == 1 && o.period == 0;
-            periodic &= unit || o.period != 0;
+            periodic &= o.stride[inner] == 1 || o.period != 0;
             if (o.period != 0 && periods <= periodic_chunk) periods = std::lcm(periods, o.period);
-            if (unit) continue;
-            if (o.stride[inner] == 0 && o.period == 0 && constant_leaf == 0)
-                constant_leaf = i;
-            else
-                direct = false;
         }
         // Large destinations that the expression does not read are written with streaming
         // stores (in unit-stride rows), which do not read them into the cache first.

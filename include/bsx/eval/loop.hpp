@@ -343,6 +343,33 @@ inline int loop_threads(index_t total) noexcept {
     return 1;
 }
 
+/// Whether every operand reads the rows along loop axis `inner` in place: with unit
+/// stride, or one of them with stride 0 (its value per row, which a row reader holds in a
+/// register). `constant_leaf` gets 1 + that operand's index, or 0 for none.
+template <std::size_t D>
+bool rows_read_in_place(std::span<operand_steps<D>* const> leaves, std::size_t inner, std::size_t& constant_leaf) {
+    constant_leaf = 0;
+    for (std::size_t i = 0; i < leaves.size(); ++i) {
+        const operand_steps<D>& o = *leaves[i];
+        if (o.period != 0) return false;
+        if (o.stride[inner] == 1) continue;
+        if (o.stride[inner] != 0 || constant_leaf != 0) return false;
+        constant_leaf = i + 1;
+    }
+    return true;
+}
+
+/// Calls f(std::integral_constant<std::size_t, Mask>) with the leaf mask for
+/// `constant_leaf` (0: no leaf, k: leaf k - 1), so that each case is compiled once.
+template <std::size_t Leaves, class F>
+void with_constant_leaf(std::size_t constant_leaf, F&& f) {
+    [&]<std::size_t... K>(std::index_sequence<K...>) {
+        (void)((constant_leaf == K &&
+                (f(std::integral_constant < std::size_t, K == 0 ? 0 : std::size_t{1} << (K - 1) > {}), true)) ||
+               ...);
+    }(std::make_index_sequence<Leaves + 1>{});
+}
+
 /// Writes flattened elements [begin, end) of a loop nest in which the destination and
 /// every operand step through rows with stride 1, or 0 for the operands whose bit is set
 /// in Mask: whole rows at once, with no tiles, each row-constant operand read once per

@@ -477,7 +477,14 @@ struct outer_layout {
     index_t P, m, Q;
     loop_shape<D> inner;  // the axes after kpos alone, to walk a tile of q
     index_t chunk;        // the longest piece of a row one prepare covers
+    // Rows every operand reads in place (rows_read_in_place), one of them perhaps with
+    // stride 0 (1 + its index in constant_leaf): read with row readers, with no tiles.
+    bool in_place = false;
+    std::size_t constant_leaf = 0;
 };
+
+/// The row mask of reduce_tile where rows are read through the evaluators' tiles.
+inline constexpr std::size_t rows_through_tiles = ~std::size_t{0};
 
 /// Lanes the outer traversal keeps per output: none are needed when order is free.
 template <class A>
@@ -511,13 +518,11 @@ template <class Op, class A, class Reader, std::size_t N>
     }
 }
 
-/// accumulate_pieces with the chunk readers of the first `count` evaluators.
-template <class Op, class A, class Ev, std::size_t R>
-void accumulate_pieces_of(const std::array<Ev, R>& evs, index_t count, A* acc, index_t len) {
+/// accumulate_pieces with the readers reader_of(0), ..., reader_of(count - 1), count <= R.
+template <class Op, std::size_t R, class A, class ReaderOf>
+void accumulate_pieces_of(const ReaderOf& reader_of, index_t count, A* acc, index_t len) {
     [&]<std::size_t... N>(std::index_sequence<N...>) {
-        const auto first = [&]<std::size_t... I>(std::index_sequence<I...>) {
-            return std::array{evs[I].chunk_reader()...};
-        };
+        const auto first = [&]<std::size_t... I>(std::index_sequence<I...>) { return std::array{reader_of(I)...}; };
         (void)((count == index_t(N + 1) &&
                 (accumulate_pieces<Op>(first(std::make_index_sequence<N + 1>{}), acc, len), true)) ||
                ...);
@@ -525,10 +530,11 @@ void accumulate_pieces_of(const std::array<Ev, R>& evs, index_t count, A* acc, i
 }
 
 /// Reduces outputs p*Q + [q0, q0 + w) into `out`, streaming w-long pieces of the rows
-/// (p, k, q0..) in memory order, outer_rows_per_pass rows at a time (one evaluator each).
-/// Each output gets exactly the tree of the inner traversal: element k of a chunk goes to
-/// lane k % lanes, and each lane takes its elements in order.
-template <class Op, class A, class Ev, std::size_t D, std::size_t R>
+/// (p, k, q0..) in memory order, outer_rows_per_pass rows at a time: each through its own
+/// evaluator's tiles, or where Mask is not rows_through_tiles, with row readers in place
+/// (Mask as in run_rows). Each output gets exactly the tree of the inner traversal:
+/// element k of a chunk goes to lane k % lanes, and each lane takes its elements in order.
+template <class Op, std::size_t Mask, class A, class Ev, std::size_t D, std::size_t R>
 void reduce_tile(std::array<Ev, R>& evs, const outer_layout<D>& lay, index_t p, index_t q0, index_t w, A* scratch,
                  A* out) {
     constexpr index_t lanes = outer_lanes<A>;
@@ -547,15 +553,25 @@ void reduce_tile(std::array<Ev, R>& evs, const outer_layout<D>& lay, index_t p, 
     // acc combined with rows k, k + lanes, ... (count of them), side by side.
     const auto accumulate_rows = [&](index_t k, index_t count, A* acc) {
         const auto piece = [&](index_t j, index_t stop) {
-            for (index_t i = 0; i < count; ++i) {
-                idx[lay.kpos] = k + i * lanes;
-                evs[std::size_t(i)].begin_row(idx.data(), outer, fill);
-            }
-            for (index_t c = j; c < stop; c += lay.chunk) {
-                const index_t len = std::min<index_t>(lay.chunk, stop - c);
-                for (index_t i = 0; i < count; ++i) evs[std::size_t(i)].prepare(c, len);
-                accumulate_pieces_of<Op>(evs, count, acc, len);
-                acc += len;
+            if constexpr (Mask != rows_through_tiles) {  // the whole piece at once
+                const auto reader_of = [&](std::size_t i) {
+                    shape_t<D> row = idx;
+                    row[lay.kpos] = k + index_t(i) * lanes;
+                    return evs[0].template row_reader<Mask>(row.data(), outer, j);
+                };
+                accumulate_pieces_of<Op, R>(reader_of, count, acc, stop - j);
+                acc += stop - j;
+            } else {
+                for (index_t i = 0; i < count; ++i) {
+                    idx[lay.kpos] = k + i * lanes;
+                    evs[std::size_t(i)].begin_row(idx.data(), outer, fill);
+                }
+                for (index_t c = j; c < stop; c += lay.chunk) {
+                    const index_t len = std::min<index_t>(lay.chunk, stop - c);
+                    for (index_t i = 0; i < count; ++i) evs[std::size_t(i)].prepare(c, len);
+                    accumulate_pieces_of<Op, R>([&](std::size_t i) { return evs[i].chunk_reader(); }, count, acc, len);
+                    acc += len;
+                }
             }
         };
         if (lay.inner.nd == 1) {  // the usual case: the tile is one piece of one row
@@ -610,13 +626,19 @@ void reduce_tiles(const Ev& ev, const outer_layout<D>& lay, A* out) {
     const auto run = [&](const first_exception* errors) {
         with_own_evaluators<outer_rows_per_pass>(ev, [&](std::array<Ev, outer_rows_per_pass>& own) {
             alignas(64) A scratch[scratch_size];
-            for (index_t first; (first = next.fetch_add(take, std::memory_order_relaxed)) < units;) {
-                for (index_t u = first; u < std::min(first + take, units); ++u) {
-                    if (errors && errors->stopped()) return;
-                    const index_t p = u / tiles_per_p, q0 = u % tiles_per_p * w;
-                    reduce_tile<Op>(own, lay, p, q0, std::min(w, lay.Q - q0), scratch, out);
+            const auto tiles = [&](auto mask) {
+                for (index_t first; (first = next.fetch_add(take, std::memory_order_relaxed)) < units;) {
+                    for (index_t u = first; u < std::min(first + take, units); ++u) {
+                        if (errors && errors->stopped()) return;
+                        const index_t p = u / tiles_per_p, q0 = u % tiles_per_p * w;
+                        reduce_tile<Op, decltype(mask)::value>(own, lay, p, q0, std::min(w, lay.Q - q0), scratch, out);
+                    }
                 }
-            }
+            };
+            if (lay.in_place)
+                with_constant_leaf<Ev::leaf_count>(lay.constant_leaf, tiles);
+            else
+                tiles(std::integral_constant<std::size_t, rows_through_tiles>{});
         });
     };
 #ifdef _OPENMP
@@ -716,6 +738,8 @@ void reduce_expression(const E& e, std::size_t axis, reduced_t<Op, E>* out, bool
             flat.stride = out_strides;
             outer_layout<N> lay{coalesce<N>(shape, all), 0, 1, m, 1, {}, 0};
             lay.chunk = row_chunk<decltype(ev)>(leaves, lay.loop.nd - 1);
+            lay.in_place =
+                !bounded_chunks<decltype(ev)> && rows_read_in_place<N>(leaves, lay.loop.nd - 1, lay.constant_leaf);
             while (flat.stride[lay.kpos] != 0) lay.P *= lay.loop.extent[lay.kpos++];
             for (std::size_t d = lay.kpos + 1; d < lay.loop.nd; ++d) {
                 lay.inner.extent[lay.inner.nd++] = lay.loop.extent[d];
