@@ -413,6 +413,11 @@ BOOST_AUTO_TEST_CASE(views) {
         for (index_t i = 0; i < 5; ++i)
             for (index_t j = 0; j < 4; ++j) ref.values.push_back(at(j, i));
         BOOST_TEST_CONTEXT("transpose") { check_reductions<sum_only, sum_only>(bsx::transpose(a), ref); }
+        // min, max and any take no tree: their one output spans the view's rows too.
+        const auto t = bsx::transpose(a);
+        BOOST_TEST(bsx::min(t) == *std::min_element(src.begin(), src.end()));
+        BOOST_TEST(bsx::max(t) == *std::max_element(src.begin(), src.end()));
+        BOOST_TEST(bsx::any(t == src.back()));
     }
     {  // a[0:4:3, 4:0:-1]: rows 0, 3; columns 4, 3, 2, 1
         ref_array ref{{2, 4}, {}};

@@ -286,94 +286,114 @@ void combine_halving(index_t first, index_t count, A* out, A* scratch, index_t w
 
 // ---- the inner traversal: one output is one contiguous range ------------------------------
 
-/// Reduces flattened elements [begin, end) of a bound loop nest (one block): chunks
-/// start at `begin` and stop at the end of each loop row. Chunks are BSX_CHUNK long (the
-/// tree's) unless the block needs no tree and every operand is read in place (`chunk`).
-/// Stops early, with the absorbing value, once the lanes reach it or another thread has
-/// (`decided`).
+/// One block's reduction, fed the block's pieces of loop rows in order (fold), then read
+/// once (result). Chunks are BSX_CHUNK long (the tree's) unless the block needs no tree
+/// and every operand is read in place (`chunk`); without a tree (tree_free) the lanes run
+/// through the whole block. Decided early, with the absorbing value, once the lanes reach
+/// it (looked at every 8 chunks) or another thread's have (`decided`; null: no other).
+template <class Op, class A, class Ev>
+class block_fold {
+public:
+    /// A math node computes its results a tile (periodic_chunk) at a time: several chunks
+    /// of the tree per call, which halves what each call costs per element. (chunk is
+    /// BSX_CHUNK then: in-place chunks are never taken with math nodes.) Chunks are
+    /// reduced one after another, never side by side: reading two chunks at once (two
+    /// streams per operand) ran a dot product 10 % slower, four 50 %.
+    static constexpr index_t per_prepare = bounded_chunks<Ev> && !tree_free<Op, A> ? periodic_chunk / BSX_CHUNK : 1;
+
+    block_fold(index_t chunk, std::atomic<bool>* decided) noexcept : chunk_(chunk), decided_(decided) {
+        std::fill_n(lane_, chunk_lanes<A>, Op::template identity<A>());
+    }
+    block_fold(const block_fold&) = delete;
+    block_fold& operator=(const block_fold&) = delete;
+
+    /// Folds elements [j, stop) of the row `ev` has begun (begin_row with a fill of at
+    /// least chunk * per_prepare); false once the result is decided.
+    bool fold(Ev& ev, index_t j, index_t stop) {
+        const index_t step = chunk_ * per_prepare;
+        for (index_t c = j; c < stop && !done_; c += step) {
+            if constexpr (has_absorbing<Op>) {
+                if (decided_ && decided_->load(std::memory_order_relaxed)) {
+                    done_ = true;
+                    break;
+                }
+            }
+            const index_t len = std::min<index_t>(step, stop - c);
+            ev.prepare(c, len);
+            if constexpr (tree_free<Op, A>) {
+                fold_into_lanes<Op>(ev.chunk_reader(), len, lane_);
+                if constexpr (has_absorbing<Op>) {
+                    if ((unprobed_ += len) < 8 * chunk_) continue;
+                    unprobed_ = 0;
+                    // all and any accumulate bools, whose lanes combine_lanes leaves as they are.
+                    static_assert(order_free<A>);
+                    if (!is_absorbing<Op>(combine_lanes<Op>(lane_))) continue;
+                    done_ = true;
+                    if (decided_) decided_->store(true, std::memory_order_relaxed);
+                }
+            } else if constexpr (per_prepare == 1) {
+                stream_.push(reduce_chunk<Op, A>(ev.chunk_reader(), len));
+            } else {
+                for (index_t s = 0; s < len; s += chunk_)
+                    stream_.push(reduce_chunk<Op, A>(shifted_reader{ev.chunk_reader(), s}, std::min(chunk_, len - s)));
+            }
+        }
+        return !done_;
+    }
+    A result() noexcept {
+        if constexpr (has_absorbing<Op>)
+            if (done_) return A(Op::absorbing);
+        if constexpr (tree_free<Op, A>)
+            return combine_lanes<Op>(lane_);
+        else
+            return stream_.result();
+    }
+
+private:
+    index_t chunk_;
+    std::atomic<bool>* decided_;
+    grouped_stream<Op, A> stream_;
+    alignas(64) A lane_[chunk_lanes<A>];
+    index_t unprobed_ = 0;  // elements folded since the lanes were last looked at
+    bool done_ = false;
+};
+
+/// Reduces flattened elements [begin, end) of a bound loop nest: one block, whose chunks
+/// start at `begin` and stop at the end of each loop row.
 template <class Op, class A, class Ev, std::size_t D>
 A reduce_block(Ev& ev, const loop_shape<D>& loop, index_t begin, index_t end, index_t chunk,
                std::atomic<bool>* decided) {
-    // A math node computes its results a tile (periodic_chunk) at a time: several chunks
-    // of the tree per call, which halves what each call costs per element. (chunk is
-    // BSX_CHUNK then: in-place chunks are never taken with math nodes.) Chunks are
-    // reduced one after another, never side by side: reading two chunks at once (two
-    // streams per operand) ran a dot product 10 % slower, four 50 %.
-    constexpr index_t per_prepare = bounded_chunks<Ev> && !tree_free<Op, A> ? periodic_chunk / BSX_CHUNK : 1;
     const std::size_t outer = loop.nd - 1;
-    const index_t fill = std::min<index_t>(chunk * per_prepare, loop.extent[outer]);
-    grouped_stream<Op, A> stream;
-    // Without a tree (tree_free) the lanes run through the whole block.
-    alignas(64) A lane[chunk_lanes<A>];
-    std::fill_n(lane, chunk_lanes<A>, Op::template identity<A>());
-    bool done = false;
-    [[maybe_unused]] index_t unprobed = 0;  // elements folded since the lanes were last probed
+    block_fold<Op, A, Ev> block(chunk, decided);
+    const index_t fill = std::min<index_t>(chunk * block.per_prepare, loop.extent[outer]);
+    bool open = true;
     for_each_row(loop, begin, end, [&](const shape_t<D>& idx, index_t j, index_t stop) {
-        if (done) return;
+        if (!open) return;
         ev.begin_row(idx.data(), outer, fill);
-        for (index_t c = j; c < stop; c += chunk * per_prepare) {
-            if constexpr (has_absorbing<Op>) {
-                if (decided->load(std::memory_order_relaxed)) {
-                    done = true;
-                    return;
-                }
-            }
-            const index_t len = std::min<index_t>(chunk * per_prepare, stop - c);
-            ev.prepare(c, len);
-            if constexpr (tree_free<Op, A>) {
-                fold_into_lanes<Op>(ev.chunk_reader(), len, lane);
-                if constexpr (has_absorbing<Op>) {
-                    if ((unprobed += len) < 8 * chunk) continue;  // look every 8 chunks
-                    unprobed = 0;
-                    // all and any accumulate bools, whose lanes combine_lanes leaves as they are.
-                    static_assert(order_free<A>);
-                    if (is_absorbing<Op>(combine_lanes<Op>(lane))) decided->store(true, std::memory_order_relaxed);
-                }
-            } else if constexpr (per_prepare == 1) {
-                stream.push(reduce_chunk<Op, A>(ev.chunk_reader(), len));
-            } else {
-                for (index_t s = 0; s < len; s += chunk)
-                    stream.push(reduce_chunk<Op, A>(shifted_reader{ev.chunk_reader(), s}, std::min(chunk, len - s)));
-            }
-        }
+        open = block.fold(ev, j, stop);
     });
-    if constexpr (has_absorbing<Op>)
-        if (done) return A(Op::absorbing);
-    if constexpr (tree_free<Op, A>)
-        return combine_lanes<Op>(lane);
-    else
-        return stream.result();
+    return block.result();
 }
 
-/// Outputs [first, last) when each is one block whose lanes run through it: what
-/// reduce_block computes, with one walk over the loop rows for all of them instead of one
-/// per output (rows of 4000 bools spent a fifth of their time setting up). The reduced
-/// axis is the loop's last, so a loop row holds whole outputs. An output stops early once
-/// its lanes are absorbing (looked at every 8 chunks).
+/// Outputs [first, last) when each is one block (outputs no longer than a block, or
+/// order-free ones, which need no blocks): what reduce_block computes for each, with one
+/// walk over the loop rows for all of them instead of one per output (rows of 4000 bools
+/// spent a fifth of their time setting up). Precondition: every loop row holds whole
+/// outputs (its length is a multiple of m).
 template <class Op, class A, class Ev, std::size_t D>
 void reduce_one_block_outputs(Ev& ev, const loop_shape<D>& loop, index_t first, index_t last, index_t m, index_t chunk,
                               A* out, const first_exception* errors) {
-    static_assert(tree_free<Op, A>);
     const std::size_t outer = loop.nd - 1;
-    const index_t fill = std::min<index_t>(chunk, loop.extent[outer]);
+    const index_t fill = std::min<index_t>(chunk * block_fold<Op, A, Ev>::per_prepare, loop.extent[outer]);
     index_t r = first;
     for_each_row(loop, first * m, last * m, [&](const shape_t<D>& idx, index_t j, index_t stop) {
         for (index_t begin = j; begin < stop && !(errors && errors->stopped()); begin += m) {
             // Anew for each output: a repeating operand's chunks follow on from the
             // row's first, and an output's chunks end short of `fill` or early.
             ev.begin_row(idx.data(), outer, fill);
-            alignas(64) A lane[chunk_lanes<A>];
-            std::fill_n(lane, chunk_lanes<A>, Op::template identity<A>());
-            for (index_t c = begin, probe = begin + 8 * chunk; c < begin + m; c += chunk) {
-                ev.prepare(c, std::min(chunk, begin + m - c));
-                fold_into_lanes<Op>(ev.chunk_reader(), std::min(chunk, begin + m - c), lane);
-                if constexpr (has_absorbing<Op>) {
-                    if (c + chunk < probe) continue;
-                    probe += 8 * chunk;
-                    if (is_absorbing<Op>(combine_lanes<Op>(lane))) break;
-                }
-            }
-            out[r++] = Op::finish(combine_lanes<Op>(lane), m);
+            block_fold<Op, A, Ev> block(chunk, nullptr);
+            block.fold(ev, begin, begin + m);
+            out[r++] = Op::finish(block.result(), m);
         }
     });
 }
@@ -383,30 +403,30 @@ void reduce_one_block_outputs(Ev& ev, const loop_shape<D>& loop, index_t first, 
 template <class Op, class A, class Ev, std::size_t D>
 void reduce_outputs(const Ev& ev, const loop_shape<D>& loop, index_t outputs, index_t m, index_t chunk, A* out) {
     const block_plan plan(m);
-    const auto reduce_range = [&](Ev& own, index_t output) {
-        std::atomic<bool> decided{false};
-        if constexpr (order_free<A>) {  // no tree to follow: the whole range as one block
-            return Op::finish(reduce_block<Op, A>(own, loop, output * m, (output + 1) * m, chunk, &decided), m);
-        } else {
+    // Outputs of one block each (order-free ones need no blocks) share the walk over the
+    // rows where each lies within a loop row (a whole-array reduction's one output may
+    // span many); longer ones combine their blocks by halving.
+    const bool one_block = order_free<A> || plan.count == 1;
+    const bool within_rows = loop.extent[loop.nd - 1] % m == 0;
+    const auto reduce_range_of_outputs = [&](Ev& own, index_t first, index_t last, const first_exception* errors) {
+        if (one_block && within_rows) {
+            reduce_one_block_outputs<Op, A>(own, loop, first, last, m, chunk, out, errors);
+            return;
+        }
+        for (index_t r = first; r < last && !(errors && errors->stopped()); ++r) {
+            std::atomic<bool> decided{false};
+            if (one_block) {
+                out[r] = Op::finish(reduce_block<Op, A>(own, loop, r * m, (r + 1) * m, chunk, &decided), m);
+                continue;
+            }
             auto block = [&](index_t b, A* partial) {
-                *partial = reduce_block<Op, A>(own, loop, output * m + plan.begin(b, m),
-                                               output * m + plan.begin(b + 1, m), chunk, &decided);
+                *partial = reduce_block<Op, A>(own, loop, r * m + plan.begin(b, m), r * m + plan.begin(b + 1, m), chunk,
+                                               &decided);
             };
             A result, scratch[block_plan::max_blocks];
             combine_halving<Op>(0, plan.count, &result, scratch, 1, block);
-            return Op::finish(result, m);
+            out[r] = Op::finish(result, m);
         }
-    };
-    // Outputs of one block each, whose lanes run through it, share the row set-up.
-    const bool one_block = tree_free<Op, A> && (order_free<A> || plan.count == 1);
-    const auto reduce_range_of_outputs = [&](Ev& own, index_t first, index_t last, const first_exception* errors) {
-        if constexpr (tree_free<Op, A>) {
-            if (one_block) {
-                reduce_one_block_outputs<Op, A>(own, loop, first, last, m, chunk, out, errors);
-                return;
-            }
-        }
-        for (index_t r = first; r < last && !(errors && errors->stopped()); ++r) out[r] = reduce_range(own, r);
     };
     const int threads = loop_threads(outputs * m);
 #ifdef _OPENMP
