@@ -701,8 +701,9 @@ bool prefer_outer(std::span<operand_steps<N>* const> leaves, const shape_t<N>& s
 /// axis alone.
 template <class Ev, std::size_t N>
 index_t row_chunk(std::span<operand_steps<N>* const> leaves, std::size_t last) {
-    bool in_place = !bounded_chunks<Ev>;  // math tiles bound chunks
-    for (const auto* leaf : leaves) in_place &= leaf->stride[last] == 1 && leaf->period == 0;
+    std::size_t constant_leaf = 0;  // a constant operand is read from a tile filled per chunk
+    const bool in_place =
+        !bounded_chunks<Ev> && rows_read_in_place<N>(leaves, last, constant_leaf) && constant_leaf == 0;
     return in_place ? 64 * BSX_CHUNK : BSX_CHUNK;
 }
 
