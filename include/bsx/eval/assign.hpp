@@ -1,13 +1,11 @@
 // bsx/eval/assign.hpp: the entry points of evaluation. Every way of writing an
 // expression into memory (construction, =, op=, view assignment, fill) ends in
-// assign_broadcast: bind the tree, coalesce, run the one fused loop.
+// assign_broadcast: bind the tree, plan the loop (eval/loop_plan.hpp), run its kernel.
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <cstddef>
-#include <numeric>
-#include <span>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -17,10 +15,43 @@
 #include "../shape/rules.hpp"
 #include "../view/strided_view.hpp"
 #include "evaluator.hpp"
+#include "kernels.hpp"
 #include "loop.hpp"
+#include "loop_plan.hpp"
 #include "static_loop.hpp"
 
 namespace bsx::detail {
+
+/// The path an assignment of `expr` into strided memory takes before anything is bound:
+/// empty, static_loop or reduction_into; loop_kind::rows stands for "bind and plan".
+template <class T, std::size_t D, class E>
+loop_kind unbound_path(const T* data, const shape_t<D>& shape, const shape_t<D>& strides, const E& expr) {
+    if constexpr (static_loop_expression<E> && rank_v<E> == D)
+        if (shape == static_shape_v<E> && strides == contiguous_strides(shape)) return loop_kind::static_loop;
+    if (shape_size(shape) == 0) return loop_kind::empty;
+    if (binder<E>::can_write_into(expr, data, shape, strides)) return loop_kind::reduction_into;
+    return loop_kind::rows;
+}
+
+/// `expr` bound to the destination, and the plan of the loop that writes it.
+template <class T, std::size_t D, class E>
+auto bind_and_plan(T* data, const shape_t<D>& shape, const shape_t<D>& strides, const E& expr) {
+    const row_split split = split_rows(shape);
+    constexpr std::size_t r = rank_v<E>;
+    std::array<std::size_t, r> to{};
+    for (std::size_t k = 0; k < r; ++k) to[k] = rules_of_t<E>::result_axis(k, r, D);
+    auto ev = make_evaluator(expr, index_map<r, D>::aligned(to), destination<T, D>{data, shape, strides, split.whole_rows});
+    using Ev = decltype(ev);
+    operand_steps<D> dst{strides, 0};
+    std::array<operand_steps<D>*, 1 + Ev::leaf_count> ops{&dst};
+    ev.collect_steps(ops.data() + 1);
+    const auto plan = plan_loop<D>(shape, ops, split, sizeof(T), bounded_chunks<Ev>, ev.reads_memory_of_destination());
+    struct bound {
+        Ev ev;
+        loop_plan<D> plan;
+    };
+    return bound{std::move(ev), plan};
+}
 
 /// Writes `expr` broadcast to `shape` into the strided memory at `data`.
 /// Precondition: the expression's shape broadcasts to `shape` (checked by the callers).
@@ -29,73 +60,34 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
     if constexpr (D == 0) {
         assign_broadcast<T, 1>(data, {1}, {1}, expr);
     } else {
-        if constexpr (static_loop_expression<E> && rank_v<E> == D) {
-            if (shape == static_shape_v<E> && strides == contiguous_strides(shape)) return assign_static(data, expr);
-        }
-        const index_t total = shape_size(shape);
-        if (total == 0) return;
-        if (binder<E>::write_into(expr, data, shape, strides)) return;
-        // Rows (along the innermost axis of extent > 1) stay whole on one thread whenever
-        // there are enough of them; that lets operands that read their own row skip a copy.
-        index_t row = 1;
-        for (std::size_t d = 0; d < D; ++d)
-            if (shape[d] > 1) row = shape[d];
-        const int threads = loop_threads(total);
-        const bool whole_rows = total / row >= threads;
-        const destination<T, D> dest{data, shape, strides, whole_rows};
-        constexpr std::size_t r = rank_v<E>;
-        std::array<std::size_t, r> to{};
-        for (std::size_t k = 0; k < r; ++k) to[k] = rules_of_t<E>::result_axis(k, r, D);
-        auto ev = make_evaluator(expr, index_map<r, D>::aligned(to), dest);
-        using steps_t = operand_steps<D>;
-        steps_t dst{strides, 0};
-        std::array<steps_t*, 1 + decltype(ev)::leaf_count> all{&dst};
-        ev.collect_steps(all.data() + 1);
-        const auto loop = coalesce<D>(shape, all);
-        const index_t granule = whole_rows ? row : 1;
-        // Rows that the destination writes with unit stride and every operand reads with
-        // stride 1, or 0 for at most one operand, run whole (run_rows) unless streamed;
-        // any other row runs in chunks through tiles: long chunks when the only tiles are
-        // period tiles, BSX_CHUNK when a constant or gathered tile is filled per chunk.
-        const std::size_t inner = loop.nd - 1;
-        std::size_t constant_leaf = 0;  // 1 + the leaf constant along rows; 0: none
-        const bool direct =
-            dst.stride[inner] == 1 &&
-            rows_read_in_place<D>(std::span<steps_t* const>(all.data() + 1, all.size() - 1), inner, constant_leaf);
-        bool periodic = dst.stride[inner] == 1;
-        index_t periods = 16;  // the least common multiple of 16 and the operands' periods
-        for (std::size_t i = 1; i < all.size(); ++i) {
-            const steps_t& o = *all[i];
-            periodic &= o.stride[inner] == 1 || o.period != 0;
-            if (o.period != 0 && periods <= periodic_chunk) periods = std::lcm(periods, o.period);
-        }
-        // Large destinations that the expression does not read are written with streaming
-        // stores (in unit-stride rows), which do not read them into the cache first.
-        const bool streaming = dst.stride[inner] == 1 && std::size_t(total) * sizeof(T) >= BSX_STREAMING_THRESHOLD &&
-                               !ev.reads_memory_of_destination();
-        // A math node's tiles bound the chunk, so its rows are never written whole; nor
-        // are streamed rows, which go through a tile anyway.
-        if (direct && !bounded_chunks<decltype(ev)> && !streaming) {
-            with_constant_leaf<decltype(ev)::leaf_count>(constant_leaf, [&](auto mask) {
-                run_loop(total, threads, granule, [&](index_t begin, index_t end, const first_exception* errors) {
-                    run_rows<decltype(mask)::value>(ev, data, dst.stride, loop, begin, end, errors);
-                });
-            });
+        switch (unbound_path(data, shape, strides, expr)) {
+        case loop_kind::empty:
             return;
+        case loop_kind::static_loop:
+            if constexpr (static_loop_expression<E> && rank_v<E> == D) assign_static(data, expr);
+            return;
+        case loop_kind::reduction_into:
+            binder<E>::write_into(expr, data, shape, strides);
+            return;
+        default:
+            break;
         }
-        // A chunk reads a period tile from where it starts in the period. Chunks of a
-        // multiple of every period all start where the first did, so the tile reads keep
-        // its alignment (with a period of 3 doubles, two chunks in three would read 8 or 16
-        // bytes off and split their vector loads across cache lines); of 16 elements, they
-        // are whole vectors and need no remainder loop.
-        const index_t periodic_len = periods <= periodic_chunk ? periodic_chunk / periods * periods : periodic_chunk;
-        const index_t chunk = direct     ? std::min(loop.extent[loop.nd - 1], periodic_chunk)
-                              : periodic ? periodic_len
-                                         : BSX_CHUNK;
-        run_loop(total, threads, granule, [&](index_t begin, index_t end, const first_exception* errors) {
-            run_range(ev, data, dst.stride, loop, chunk, streaming, begin, end, errors);
-        });
+        const auto bound = bind_and_plan(data, shape, strides, expr);
+        using Ev = std::remove_const_t<decltype(bound.ev)>;
+        run_plan(bound.plan, kernel_for<Ev, T, D>(bound.plan), &bound.ev, data);
     }
+}
+
+/// The plan `dest = expr` would run (its kind alone for the paths that bind nothing), for
+/// tests that pin which path an assignment takes.
+template <class T, std::size_t D, class E>
+loop_plan<D> plan_assignment(T* data, const shape_t<D>& shape, const shape_t<D>& strides, const E& expr) {
+    if (const loop_kind path = unbound_path(data, shape, strides, expr); path != loop_kind::rows) {
+        loop_plan<D> plan;
+        plan.kind = path;
+        return plan;
+    }
+    return bind_and_plan(data, shape, strides, expr).plan;
 }
 
 /// `dest = x` for a destination that never changes shape (a view, or an array of the

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -347,7 +348,7 @@ struct binder {
 
 /// What every binder may add: `write_into` evaluates the expression straight into a
 /// destination of its own shape when the kind has a faster way than the fused loop
-/// (reductions do); false when it has not. Kinds that can be read on the static path
+/// (reductions do) and `can_write_into` says so (false by default). Kinds that can be read on the static path
 /// set `static_loads` and give `static_load<Place>(e, i)`, element i of the destination,
 /// and `static_reads_elsewhere<Place>(e, out, n)`: whether e reads any of the n
 /// destination elements at `out` other than the one being written (then the static loop
@@ -355,9 +356,11 @@ struct binder {
 struct binder_defaults {
     static constexpr bool static_loads = false;
     template <class E, class T, std::size_t D>
-    static bool write_into(const E&, T*, const shape_t<D>&, const shape_t<D>&) noexcept {
+    static bool can_write_into(const E&, const T*, const shape_t<D>&, const shape_t<D>&) noexcept {
         return false;
     }
+    template <class E, class T, std::size_t D>
+    static void write_into(const E&, T*, const shape_t<D>&, const shape_t<D>&) noexcept {}
 };
 
 /// Binds `e`, read through `map`, to the destination.
@@ -489,13 +492,14 @@ struct binder<placed_node<Held, R>> : binder_defaults {
     }
 };
 
-/// Out of line, so that the check stays cheap for small assignments.
-template <class E>
-[[noreturn, gnu::cold, gnu::noinline]] void throw_resized_operand(const E& e) {
-    throw std::logic_error("bsx: " + std::string(op_name(e.op())) +
-                           ": an operand was resized after the "
-                           "expression was built (the operands now give shape " +
-                           format_shape(e.current_shape()) + ", not " + format_shape(e.shape()) + ")");
+/// Out of line, and one function for every node, so that the check stays cheap for
+/// small assignments.
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_resized_operand(std::string_view operation,
+                                                                         std::span<const index_t> now,
+                                                                         std::span<const index_t> built) {
+    throw std::logic_error("bsx: " + std::string(operation) +
+                           ": an operand was resized after the expression was built (the operands now give shape " +
+                           format_shape(now) + ", not " + format_shape(built) + ")");
 }
 
 /// An inner node: each child's axes map through the node's own alignment rule.
@@ -503,7 +507,7 @@ template <class Op, class... Held>
 struct binder<map_node<Op, Held...>> : binder_defaults {
     template <class E, class T, std::size_t D>
     static auto bind(const E& e, const index_map<rank_v<E>, D>& map, const destination<T, D>& dest) {
-        if (e.current_shape() != e.shape()) throw_resized_operand(e);
+        if (const auto now = e.current_shape(); now != e.shape()) throw_resized_operand(op_name(e.op()), now, e.shape());
         using rules = rules_of_t<E>;
         constexpr std::size_t R = rank_v<E>;
         const auto bind_children = [&] {

@@ -1,7 +1,7 @@
-// bsx/eval/loop.hpp: the one loop nest every assignment runs. Axes are coalesced
-// first (extent-1 axes dropped, adjacent axes merged where every operand steps through
-// them as one), then the flattened index space is split statically across OpenMP
-// threads and walked row by row in chunks through a unit-stride inner kernel.
+// bsx/eval/loop.hpp: the loop nest every assignment and reduction walks. Axes are
+// coalesced first (extent-1 axes dropped, adjacent axes merged where every operand steps
+// through them as one); a range of the flattened index space is then walked in runs of
+// rows (row_runs), and each row in unit-stride chunks (write_chunk and the gathers).
 #pragma once
 
 #include <algorithm>
@@ -13,13 +13,8 @@
 
 #include "../config.hpp"
 #include "../detail/convert.hpp"
-#include "../detail/first_exception.hpp"
-#include "../detail/streaming_store.hpp"
 #include "../shape/shape.hpp"
-
-#ifdef _OPENMP
-#include <omp.h>
-#endif
+#include "parallel.hpp"
 
 namespace bsx::detail {
 
@@ -207,54 +202,70 @@ index_t row_offset(const index_t* idx, const shape_t<D>& stride, std::size_t out
     return offset;
 }
 
-/// Visits flattened elements [begin, end) of the loop nest in runs of rows: `run(idx, j,
-/// stop, rows)` gets the outer indices of a row, the part [j, stop) of it in the range,
-/// and how many rows, this one and the next ones along the last outer axis, have that
-/// same part (whole rows run together, so a loop over them can step its pointers).
-template <std::size_t D, class Run>
-void for_each_row_run(const loop_shape<D>& loop, index_t begin, index_t end, Run&& run) {
-    const std::size_t outer = loop.nd - 1;
-    const index_t n_inner = loop.extent[outer];
-    shape_t<D> idx{};
-    index_t j = 0;
-    if (begin != 0) {  // a serial loop starts at 0: spare it the divisions (tens of cycles)
-        index_t r = begin / n_inner;
-        j = begin % n_inner;
-        for (std::size_t d = outer; d-- > 0;) {
-            idx[d] = r % loop.extent[d];
-            r /= loop.extent[d];
+/// The runs of rows that flattened elements [begin, end) of a loop nest cover, one
+/// after another: a run is `rows()` rows, this one and the next ones along the last
+/// outer axis, each covering the same part [first(), stop()) of its row (whole rows run
+/// together, so that a loop over them can step its pointers); index() gives the outer
+/// indices of its first row. Written once per rank: the loops that walk it are the only
+/// code per expression.
+template <std::size_t D>
+class row_runs {
+public:
+    row_runs(const loop_shape<D>& loop, index_t begin, index_t end) noexcept : loop_(loop), begin_(begin), end_(end) {
+        if (begin != 0) {  // a serial loop starts at 0: spare it the divisions (tens of cycles)
+            const std::size_t outer = loop.nd - 1;
+            index_t r = begin / loop.extent[outer];
+            first_ = begin % loop.extent[outer];
+            for (std::size_t d = outer; d-- > 0;) {
+                idx_[d] = r % loop.extent[d];
+                r /= loop.extent[d];
+            }
         }
     }
-    while (begin < end) {
-        index_t rows = 1;
-        if constexpr (D > 1)
-            if (j == 0 && outer > 0)
-                rows = std::max<index_t>(1, std::min(loop.extent[outer - 1] - idx[outer - 1], (end - begin) / n_inner));
-        const index_t stop = std::min(n_inner, j + (end - begin));
-        run(idx, j, stop, rows);
-        begin += rows * (stop - j);
-        j = 0;
-        if constexpr (D > 1)
-            if (outer > 0) idx[outer - 1] += rows - 1;
-        for (std::size_t d = outer; d-- > 0;) {
-            if (++idx[d] < loop.extent[d]) break;
-            idx[d] = 0;
+    /// Moves to the next run; false once the range is done.
+    [[gnu::noinline]] bool next() noexcept {
+        const std::size_t outer = loop_.nd - 1;
+        if (rows_ > 0) {  // step past the current run
+            begin_ += rows_ * (stop_ - first_);
+            first_ = 0;
+            if constexpr (D > 1)
+                if (outer > 0) idx_[outer - 1] += rows_ - 1;
+            for (std::size_t d = outer; d-- > 0;) {
+                if (++idx_[d] < loop_.extent[d]) break;
+                idx_[d] = 0;
+            }
         }
+        if (begin_ >= end_) return false;
+        const index_t n_inner = loop_.extent[outer];
+        rows_ = 1;
+        if constexpr (D > 1)
+            if (first_ == 0 && outer > 0)
+                rows_ = std::max<index_t>(1, std::min(loop_.extent[outer - 1] - idx_[outer - 1], (end_ - begin_) / n_inner));
+        stop_ = std::min(n_inner, first_ + (end_ - begin_));
+        return true;
     }
-}
+    const shape_t<D>& index() const noexcept { return idx_; }
+    index_t first() const noexcept { return first_; }
+    index_t stop() const noexcept { return stop_; }
+    index_t rows() const noexcept { return rows_; }
+
+private:
+    const loop_shape<D>& loop_;
+    shape_t<D> idx_{};
+    index_t begin_, end_, first_ = 0, stop_ = 0, rows_ = 0;
+};
 
 /// Visits flattened elements [begin, end) of the loop nest row by row: `row(idx, j,
 /// stop)` gets the outer indices of a row and the part [j, stop) of it in the range.
 template <std::size_t D, class Row>
 void for_each_row(const loop_shape<D>& loop, index_t begin, index_t end, Row&& row) {
-    for_each_row_run(loop, begin, end, [&](const shape_t<D>& first, index_t j, index_t stop, index_t rows) {
-        shape_t<D> idx = first;
-        for (index_t r = 0;;) {
-            row(idx, j, stop);
-            if (++r == rows) break;
-            ++idx[loop.nd - 2];  // rows > 1 only with an outer axis
+    for (row_runs<D> runs(loop, begin, end); runs.next();) {
+        shape_t<D> idx = runs.index();
+        for (index_t r = 0; r < runs.rows(); ++r) {
+            if (r > 0) ++idx[loop.nd - 2];  // rows > 1 only with an outer axis
+            row(idx, runs.first(), runs.stop());
         }
-    });
+    }
 }
 
 /// Runs `f(evs)` with N copies of the evaluator (cursors over the binding, for this
@@ -269,79 +280,33 @@ void with_own_evaluators(const Ev& shared, F&& f) {
     f(evs);
 }
 
-/// Runs `f(ev)` with this thread's copy of the evaluator.
-template <class Ev, class F>
-void with_own_evaluator(const Ev& shared, F&& f) {
-    with_own_evaluators<1>(shared, [&](std::array<Ev, 1>& evs) { f(evs[0]); });
-}
+/// A bound evaluator as code compiled once per reduction rather than per expression sees
+/// it: copies for the running thread, each with its tiles in the stack frame of one()
+/// or four(), handed to `body` as untyped pointers.
+struct evaluator_copies {
+    const void* shared;
+    void (*one)(const void* shared, function_ref<void(void* copy)> body);
+    void (*four)(const void* shared, function_ref<void(void* const* copies)> body);
+
+    template <class Ev>
+    static evaluator_copies of(const Ev& ev) noexcept {
+        return {&ev,
+                [](const void* shared, function_ref<void(void*)> body) {
+                    with_own_evaluators<1>(*static_cast<const Ev*>(shared), [&](std::array<Ev, 1>& own) { body(&own[0]); });
+                },
+                [](const void* shared, function_ref<void(void* const*)> body) {
+                    with_own_evaluators<4>(*static_cast<const Ev*>(shared), [&](std::array<Ev, 4>& own) {
+                        void* const copies[4]{&own[0], &own[1], &own[2], &own[3]};
+                        body(copies);
+                    });
+                }};
+    }
+};
 
 /// Whether evaluator Ev computes its chunks into a unit-stride destination of T itself
 /// (a math node at the root: the function's results need no tile of their own).
 template <class Ev, class T>
 concept writes_into = requires(Ev& ev, T* out) { ev.write_chunk_into(out, index_t{}, index_t{}, bool{}); };
-
-/// Evaluates flattened elements [begin, end) of the loop nest into `dst`, `chunk`
-/// (at most periodic_chunk) elements at a time, giving up at the next chunk once `errors`
-/// (another thread's failure; null when serial) says so. With `streaming` (a unit-stride
-/// destination only), chunks are computed into a tile and written with streaming stores,
-/// which do not read the destination first. A math node at the root writes a unit-stride
-/// row itself (writes_into). Kept out of line: the serial and the parallel call share one
-/// compiled copy of the kernel.
-template <class T, std::size_t D, class Ev>
-[[gnu::noinline]] void run_range(const Ev& shared, T* dst, const shape_t<D>& dst_strides, const loop_shape<D>& loop,
-                                 index_t chunk, bool streaming, index_t begin, index_t end,
-                                 const first_exception* errors) {
-    const std::size_t outer = loop.nd - 1;
-    const index_t dst_inner = dst_strides[outer];
-    const index_t fill = std::min(chunk, loop.extent[outer]);  // tile elements one row needs
-    // Streamed lines are ordered before whatever the thread does next, also when a user
-    // function's exception leaves the loop.
-    struct fence_when_streaming {
-        bool streaming;
-        ~fence_when_streaming() {
-            if (streaming) stream_fence();
-        }
-    } const fence{streaming};
-    with_own_evaluator(shared, [&](Ev& ev) {
-        alignas(64) T tile[periodic_chunk];
-        for_each_row(loop, begin, end, [&](const shape_t<D>& idx, index_t j, index_t stop) {
-            if (errors && errors->stopped()) return;
-            ev.begin_row(idx.data(), outer, fill);
-            T* const drow = dst + row_offset(idx.data(), dst_strides, outer);
-            for (index_t c = j; c < stop; c += chunk) {
-                if (errors && errors->stopped()) return;
-                const index_t len = std::min(chunk, stop - c);
-                if constexpr (writes_into<Ev, T>) {
-                    if (dst_inner == 1) {
-                        ev.write_chunk_into(drow + c, c, len, streaming);
-                        continue;
-                    }
-                }
-                ev.prepare(c, len);
-                if (dst_inner == 1 && !streaming) {
-                    run_chunk(ev.chunk_reader(), drow + c, len);
-                } else {
-                    run_chunk(ev.chunk_reader(), tile, len);
-                    if (dst_inner == 1)
-                        stream_copy(drow + c, tile, std::size_t(len) * sizeof(T));
-                    else
-                        scatter_strided(tile, drow + c * dst_inner, dst_inner, len);
-                }
-            }
-        });
-    });
-}
-
-/// The number of threads an assignment of `total` elements runs on: OpenMP's count
-/// above the threshold and outside any enclosing parallel region, else 1.
-inline int loop_threads(index_t total) noexcept {
-#ifdef _OPENMP
-    if (total >= BSX_PARALLEL_THRESHOLD && !omp_in_parallel()) return omp_get_max_threads();
-#else
-    (void)total;
-#endif
-    return 1;
-}
 
 /// Whether every operand reads the rows along loop axis `inner` in place: with unit
 /// stride, or one of them with stride 0 (its value per row, which a row reader holds in a
@@ -368,59 +333,6 @@ void with_constant_leaf(std::size_t constant_leaf, F&& f) {
                 (f(std::integral_constant < std::size_t, K == 0 ? 0 : std::size_t{1} << (K - 1) > {}), true)) ||
                ...);
     }(std::make_index_sequence<Leaves + 1>{});
-}
-
-/// Writes flattened elements [begin, end) of a loop nest in which the destination and
-/// every operand step through rows with stride 1, or 0 for the operands whose bit is set
-/// in Mask: whole rows at once, with no tiles, each row-constant operand read once per
-/// row into a register. A run of rows steps the readers' pointers from row to row
-/// (next_row) instead of finding each row's start again: rows of 100 cost as much to
-/// start as to write. Gives up at the next row once `errors` (another thread's failure;
-/// null when serial) says so.
-template <std::size_t Mask, class T, std::size_t D, class Ev>
-[[gnu::noinline]] void run_rows(const Ev& ev, T* dst, const shape_t<D>& dst_strides, const loop_shape<D>& loop,
-                                index_t begin, index_t end, const first_exception* errors) {
-    const std::size_t outer = loop.nd - 1;
-    const index_t dst_next = outer > 0 ? dst_strides[outer - 1] : 0;
-    for_each_row_run(loop, begin, end, [&](const shape_t<D>& idx, index_t j, index_t stop, index_t rows) {
-        auto reader = ev.template row_reader<Mask>(idx.data(), outer, j);
-        T* drow = dst + row_offset(idx.data(), dst_strides, outer) + j;
-        for (index_t r = 0;;) {
-            if (errors && errors->stopped()) return;
-            write_chunk(reader, drow, stop - j);
-            if (++r == rows) break;
-            reader.next_row();
-            drow += dst_next;
-        }
-    });
-}
-
-/// Runs range(begin, end) over flattened elements [0, total) on `threads` threads: split
-/// statically into contiguous blocks whose bounds are multiples of `granule` (a whole
-/// destination row when rows must stay with one thread, else 1), so the split never
-/// depends on timing. range(begin, end, errors) runs one block; `errors` is null when
-/// serial. An exception from a user function reaches the caller as itself, also from a
-/// worker thread (the other threads stop at their next check of `errors`).
-template <class Range>
-void run_loop(index_t total, int threads, index_t granule, Range&& range) {
-#ifdef _OPENMP
-    if (threads > 1) {
-        const index_t units = total / granule;
-        first_exception errors;
-#pragma omp parallel num_threads(threads)
-        {
-            const index_t n = omp_get_num_threads();
-            const index_t t = omp_get_thread_num();
-            errors.run([&] { range(units * t / n * granule, units * (t + 1) / n * granule, &errors); });
-        }
-        errors.rethrow();
-        return;
-    }
-#else
-    (void)threads;
-    (void)granule;
-#endif
-    range(index_t{0}, total, static_cast<const first_exception*>(nullptr));
 }
 
 }  // namespace bsx::detail

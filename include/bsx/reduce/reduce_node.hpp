@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -74,15 +75,20 @@ private:
 
 namespace detail {
 
+/// The error of check_not_resized, one function for every reduction.
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_resized_reduction(std::string_view reduction,
+                                                                           std::span<const index_t> now,
+                                                                           std::span<const index_t> built) {
+    throw std::logic_error("bsx: " + std::string(reduction) +
+                           ": the operand was resized after the reduction was built (it now reduces to " +
+                           format_shape(now) + ", not " + format_shape(built) + ")");
+}
+
 /// A lazy reduction about to be evaluated: its operand must still reduce to the shape the
 /// node was built with.
 template <class E>
 void check_not_resized(const E& e) {
-    if (e.reduced_shape() != e.shape())
-        throw std::logic_error("bsx: " + std::string(E::reduction::name) +
-                               ": the operand was resized after the "
-                               "reduction was built (it now reduces to " +
-                               format_shape(e.reduced_shape()) + ", not " + format_shape(e.shape()) + ")");
+    if (const auto now = e.reduced_shape(); now != e.shape()) throw_resized_reduction(E::reduction::name, now, e.shape());
 }
 
 /// A reduction inside a larger expression: computed once, now, into a buffer the size of
@@ -106,16 +112,19 @@ struct binder<reduce_node<Op, Held, KeepDims>> : binder_defaults {
 
     /// `r = sum(x, axis(k))` into a contiguous r of the reduction's own shape and type:
     /// the reduction writes its outputs straight into r (no buffer of r's size, no copy
-    /// pass). False when r does not qualify.
+    /// pass).
     template <class E, class T, std::size_t D>
-    static bool write_into(const E& e, T* data, const shape_t<D>& shape, const shape_t<D>& strides) {
-        if constexpr (rank_v<E> != D || !std::is_same_v<value_type_t<E>, T>) {
+    static bool can_write_into(const E& e, const T*, const shape_t<D>& shape, const shape_t<D>& strides) {
+        if constexpr (rank_v<E> != D || !std::is_same_v<value_type_t<E>, T>)
             return false;
-        } else {
-            if (e.shape() != shape || !is_contiguous(shape, strides)) return false;
+        else
+            return e.shape() == shape && is_contiguous(shape, strides);
+    }
+    template <class E, class T, std::size_t D>
+    static void write_into(const E& e, T* data, const shape_t<D>&, const shape_t<D>&) {
+        if constexpr (rank_v<E> == D && std::is_same_v<value_type_t<E>, T>) {
             check_not_resized(e);
             reduce_expression<Op>(e.operand(), e.reduced_axis(), data, true);
-            return true;
         }
     }
 };

@@ -73,9 +73,11 @@ struct prod_reduction : detail::returns_accumulator {
     }
 };
 
-/// The mean of integral elements is a double; of an empty extent, NaN (0 / 0).
+/// The mean of integral elements is a double; of an empty extent, NaN (0 / 0). Its
+/// accumulators combine as sum's (`combines_as`), so the two share their traversals.
 struct mean_reduction : detail::returns_accumulator {
     static constexpr std::string_view name = "mean";
+    using combines_as = sum_reduction;
     template <class T>
     using accumulator = std::conditional_t<std::is_integral_v<T>, double, T>;
     template <class A>

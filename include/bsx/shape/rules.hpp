@@ -8,6 +8,7 @@
 #include <array>
 #include <concepts>
 #include <cstddef>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -79,16 +80,46 @@ constexpr index_t broadcast_extent(index_t ea, index_t eb) noexcept {
     "bsx: under xla rules, operands of different rank need explicit broadcast dimensions " \
     "(bsx::in_dims, or the XLA form such as bsx::add(a, b, {dims}))"
 
-/// The error of broadcast_pair; out of line so that the check itself stays small enough
-/// to inline (every expression node runs it, at construction and at evaluation).
-template <class Rules, std::size_t A, std::size_t B>
-[[noreturn, gnu::cold, gnu::noinline]] void throw_not_broadcastable(std::string_view operation, const shape_t<A>& sa,
-                                                                    const shape_t<B>& sb, std::size_t axis, index_t ea,
-                                                                    index_t eb) {
+/// The error of broadcast_pair; out of line, and one function for every rule set and
+/// rank, so that the check itself stays small enough to inline (every expression node
+/// runs it, at construction and at evaluation).
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_not_broadcastable(std::string_view operation,
+                                                                           std::string_view rules,
+                                                                           std::span<const index_t> sa,
+                                                                           std::span<const index_t> sb,
+                                                                           std::size_t axis, index_t ea, index_t eb) {
     throw broadcast_error("bsx: " + std::string(operation) + ": shapes " + format_shape(sa) + " and " +
-                          format_shape(sb) + " cannot be broadcast under " + std::string(Rules::name) +
-                          " rules: axis " + std::to_string(axis) + " has extents " + std::to_string(ea) + " and " +
-                          std::to_string(eb));
+                          format_shape(sb) + " cannot be broadcast under " + std::string(rules) + " rules: axis " +
+                          std::to_string(axis) + " has extents " + std::to_string(ea) + " and " + std::to_string(eb));
+}
+
+/// The error of broadcast_many: operands `first` and `second` (0-based) of `shapes`
+/// clash on `axis`, where their extents are `extent[first]` and `extent[second]`.
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_not_broadcastable(
+    std::string_view operation, std::string_view rules, std::span<const std::span<const index_t>> shapes,
+    std::span<const index_t> extent, std::size_t axis, std::size_t first, std::size_t second) {
+    std::string list;
+    for (std::size_t i = 0; i < shapes.size(); ++i)
+        list += (i == 0 ? "" : i + 1 == shapes.size() ? " and " : ", ") + format_shape(shapes[i]);
+    const auto name = [&](std::size_t i) {
+        return std::to_string(extent[i]) + " (operand " + std::to_string(i + 1) + ", shape " +
+               format_shape(shapes[i]) + ")";
+    };
+    throw broadcast_error("bsx: " + std::string(operation) + ": shapes " + list + " cannot be broadcast under " +
+                          std::string(rules) + " rules: axis " + std::to_string(axis) + " has extents " + name(first) +
+                          " and " + name(second));
+}
+
+/// The error of check_broadcast_to.
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_not_broadcastable_to(std::string_view operation,
+                                                                              std::string_view rules,
+                                                                              std::span<const index_t> src,
+                                                                              std::span<const index_t> dest,
+                                                                              std::size_t axis, index_t extent) {
+    throw broadcast_error("bsx: " + std::string(operation) + ": shape " + format_shape(src) +
+                          " cannot be broadcast to the destination shape " + format_shape(dest) + " under " +
+                          std::string(rules) + " rules: axis " + std::to_string(axis) + " has extent " +
+                          std::to_string(extent) + " where the destination has " + std::to_string(dest[axis]));
 }
 
 /// Broadcasts two shapes under `Rules`; `operation` names the caller in the error message.
@@ -101,7 +132,7 @@ shape_t<std::max(A, B)> broadcast_pair(std::string_view operation, const shape_t
         const index_t ea = aligned_extent<Rules, R>(sa, axis);
         const index_t eb = aligned_extent<Rules, R>(sb, axis);
         out[axis] = broadcast_extent(ea, eb);
-        if (out[axis] < 0) throw_not_broadcastable<Rules>(operation, sa, sb, axis, ea, eb);
+        if (out[axis] < 0) throw_not_broadcastable(operation, Rules::name, sa, sb, axis, ea, eb);
     }
     checked_size(operation, out);  // (2^40,1) with (1,2^40): each operand fits, the result does not
     return out;
@@ -135,17 +166,9 @@ shape_t<std::max({N...})> broadcast_many(std::string_view operation, const shape
     };
     (visit(shapes), ...);
     if (bad_axis < R) {
-        const std::array<std::string, sizeof...(N)> text{format_shape(shapes)...};
+        const std::array<std::span<const index_t>, sizeof...(N)> all{shapes...};
         const std::array<index_t, sizeof...(N)> extent{aligned_extent<Rules, R>(shapes, bad_axis)...};
-        std::string list;
-        for (std::size_t i = 0; i < text.size(); ++i)
-            list += (i == 0 ? "" : i + 1 == text.size() ? " and " : ", ") + text[i];
-        const auto name = [&](std::size_t i) {
-            return std::to_string(extent[i]) + " (operand " + std::to_string(i + 1) + ", shape " + text[i] + ")";
-        };
-        throw broadcast_error("bsx: " + std::string(operation) + ": shapes " + list + " cannot be broadcast under " +
-                              std::string(Rules::name) + " rules: axis " + std::to_string(bad_axis) + " has extents " +
-                              name(first) + " and " + name(second));
+        throw_not_broadcastable(operation, Rules::name, all, extent, bad_axis, first, second);
     }
     checked_size(operation, out);
     return out;
@@ -159,11 +182,7 @@ void check_broadcast_to(std::string_view operation, const shape_t<S>& src, const
     static_assert(Rules::aligns(S, D), BSX_XLA_RANKS_MESSAGE);
     for (std::size_t axis = 0; axis < D; ++axis) {
         const index_t e = aligned_extent<Rules, D>(src, axis);
-        if (e != 1 && e != dest[axis])
-            throw broadcast_error("bsx: " + std::string(operation) + ": shape " + format_shape(src) +
-                                  " cannot be broadcast to the destination shape " + format_shape(dest) + " under " +
-                                  std::string(Rules::name) + " rules: axis " + std::to_string(axis) + " has extent " +
-                                  std::to_string(e) + " where the destination has " + std::to_string(dest[axis]));
+        if (e != 1 && e != dest[axis]) throw_not_broadcastable_to(operation, Rules::name, src, dest, axis, e);
     }
 }
 

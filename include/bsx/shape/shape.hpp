@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 #include <limits>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -48,9 +49,9 @@ constexpr bool is_contiguous(const shape_t<N>& shape, const shape_t<N>& strides)
     return true;
 }
 
-/// A shape as NumPy prints it: `()`, `(3,)`, `(2,3)`.
-template <class Extents>
-std::string format_shape(const Extents& s) {
+/// A shape as NumPy prints it: `()`, `(3,)`, `(2,3)`. One function for every rank: the
+/// error paths of all expressions share it.
+inline std::string format_shape(std::span<const index_t> s) {
     std::string out = "(";
     for (std::size_t k = 0; k < s.size(); ++k) {
         if (k) out += ',';
@@ -74,9 +75,9 @@ index_t checked_extent(const shape_t<N>& shape, std::size_t axis) {
 
 /// The error of checked_size: a negative extent first, else the size. Out of line, so
 /// that the check itself stays small enough to inline (every node runs it).
-template <class Extents>
-[[noreturn, gnu::cold, gnu::noinline]] void throw_bad_shape(std::string_view operation, const Extents& s,
-                                                            std::size_t element_bytes) {
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_bad_shape(std::string_view operation,
+                                                                   std::span<const index_t> s,
+                                                                   std::size_t element_bytes) {
     for (std::size_t k = 0; k < s.size(); ++k)
         if (s[k] < 0)
             throw std::invalid_argument("bsx: " + std::string(operation) + ": shape " + format_shape(s) +
@@ -112,7 +113,7 @@ index_t checked_size(std::string_view operation, const Extents& s, std::size_t e
         bad = e > limit / bytes;
         if (!bad) bytes *= e, count *= e;
     }
-    if (bad) throw_bad_shape(operation, s, element_bytes);
+    if (bad) throw_bad_shape(operation, std::span<const index_t>(s.data(), s.size()), element_bytes);
     return empty ? 0 : count;
 }
 

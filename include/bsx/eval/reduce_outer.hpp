@@ -1,0 +1,226 @@
+// bsx/eval/reduce_outer.hpp: the outer traversal of a reduction, for a reduced axis that
+// is not the operand's fastest (`sum(x, axis(0))` of a row-major x): a tile of adjacent
+// outputs is reduced together while rows stream by in memory order, each output still
+// along the tree of eval/reduce_tree.hpp. What it compiles per expression is
+// outer_kernels_of (folding pieces of a few rows into accumulators); tiles, lanes and
+// threads are compiled per reduction, accumulator type and rank.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstddef>
+
+#include "../config.hpp"
+#include "../detail/first_exception.hpp"
+#include "loop.hpp"
+#include "parallel.hpp"
+#include "reduce_inner.hpp"
+#include "reduce_tree.hpp"
+
+namespace bsx::detail {
+
+/// The loop nest of the outer traversal: axes [0, kpos) index the outputs' outer part
+/// (P of them, flattened), axis kpos is the reduced one (m), the axes after it the
+/// outputs' inner part (Q, flattened). Output p*Q + q reduces (p, k, q) over k.
+template <std::size_t D>
+struct outer_layout {
+    loop_shape<D> loop;
+    std::size_t kpos;
+    index_t P, m, Q;
+    loop_shape<D> inner;  // the axes after kpos alone, to walk a tile of q
+    index_t chunk;        // the longest piece of a row one prepare covers
+    // Rows every operand reads in place (rows_read_in_place), one of them perhaps with
+    // stride 0 (1 + its index in constant_leaf): read with row readers, with no tiles.
+    bool in_place = false;
+    std::size_t constant_leaf = 0;
+};
+
+/// Lanes the outer traversal keeps per output: none are needed when order is free.
+template <class A>
+inline constexpr index_t outer_lanes = order_free<A> ? 1 : chunk_lanes<A>;
+
+/// Rows the outer traversal reads side by side into one output's accumulators: the rows
+/// k, k + lanes, ... that the tree gives one lane (consecutive rows where order is free).
+/// The accumulators do not fit L1 (16 lanes of a row of 2000 floats take 128 KiB); each
+/// pass reads and writes them once for 4 rows, not for each (column sums of 2000 x 2000
+/// floats: 0.42 ms a row per pass, 0.29 four; 8 were no faster).
+inline constexpr index_t outer_rows_per_pass = 4;
+
+/// What the outer traversal needs of the operand: combines into acc[0, stop - j) the
+/// pieces [j, stop) of `count` (at most outer_rows_per_pass) rows, those at indices idx
+/// with axis kpos set to k, k + lanes, ..., in that order. `evs`: this thread's
+/// outer_rows_per_pass evaluator copies.
+template <class A, std::size_t D>
+using accumulate_rows_fn = void (*)(void* const* evs, const outer_layout<D>& lay, shape_t<D>& idx, index_t k,
+                                    index_t lanes, index_t count, index_t j, index_t stop, A* acc);
+
+/// acc[j] combined with element j of each reader in turn (the order of the rows they
+/// read). Out of line: one vectorized copy per reduction, reader type and row count.
+/// bool accumulators (all, any) are combined as their bytes (lane_value).
+template <class Op, class A, class Reader, std::size_t N>
+[[gnu::noinline]] void accumulate_pieces(const std::array<Reader, N> readers, A* acc,
+                                         index_t len) noexcept(noexcept(readers[0].load(0))) {
+    using B = bytes_of_t<A>;
+    B* const bytes = reinterpret_cast<B*>(acc);
+    const auto combine_at = [&](index_t j) {
+        B value = bytes[j];
+        for (std::size_t i = 0; i < N; ++i) value = Op::combine(value, lane_value<A>(readers[i], j));
+        bytes[j] = value;
+    };
+    if constexpr (noexcept(readers[0].load(0))) {
+        BSX_SIMD_LOOP
+        for (index_t j = 0; j < len; ++j) combine_at(j);
+    } else {  // no simd pragma: an exception may not leave a simd loop
+        for (index_t j = 0; j < len; ++j) combine_at(j);
+    }
+}
+
+/// accumulate_pieces with the readers reader_of(0), ..., reader_of(count - 1): all of them
+/// in one pass when there are outer_rows_per_pass, else one pass each, which combines
+/// every element in the same order (so the same bits) with one more instantiation only.
+template <class Op, class A, class ReaderOf>
+void accumulate_rows(const ReaderOf& reader_of, index_t count, A* acc, index_t len) {
+    if (count == outer_rows_per_pass) {
+        accumulate_pieces<Op>(std::array{reader_of(0), reader_of(1), reader_of(2), reader_of(3)}, acc, len);
+    } else {
+        for (index_t i = 0; i < count; ++i) accumulate_pieces<Op>(std::array{reader_of(i)}, acc, len);
+    }
+}
+static_assert(outer_rows_per_pass == 4, "accumulate_rows names its readers");
+
+/// accumulate_rows_fn for evaluator Ev: the only outer-traversal code compiled per
+/// expression. Rows are read through each copy's tiles, or in place with row readers
+/// (Mask as in run_rows).
+template <class Op, class A, class Ev, std::size_t D>
+struct outer_kernels_of {
+    static void through_tiles(void* const* evs, const outer_layout<D>& lay, shape_t<D>& idx, index_t k,
+                              index_t lanes, index_t count, index_t j, index_t stop, A* acc) {
+        const auto ev = [&](index_t i) -> Ev& { return *static_cast<Ev*>(evs[i]); };
+        const std::size_t outer = lay.loop.nd - 1;
+        const index_t fill = std::min<index_t>(lay.chunk, lay.loop.extent[outer]);
+        for (index_t i = 0; i < count; ++i) {
+            idx[lay.kpos] = k + i * lanes;
+            ev(i).begin_row(idx.data(), outer, fill);
+        }
+        for (index_t c = j; c < stop; c += lay.chunk) {
+            const index_t len = std::min<index_t>(lay.chunk, stop - c);
+            for (index_t i = 0; i < count; ++i) ev(i).prepare(c, len);
+            accumulate_rows<Op>([&](index_t i) { return ev(i).chunk_reader(); }, count, acc, len);
+            acc += len;
+        }
+    }
+    template <std::size_t Mask>
+    static void in_place(void* const* evs, const outer_layout<D>& lay, shape_t<D>& idx, index_t k, index_t lanes,
+                         index_t count, index_t j, index_t stop, A* acc) {
+        const Ev& ev = *static_cast<const Ev*>(evs[0]);
+        const auto reader_of = [&](index_t i) {
+            shape_t<D> row = idx;
+            row[lay.kpos] = k + i * lanes;
+            return ev.template row_reader<Mask>(row.data(), lay.loop.nd - 1, j);
+        };
+        accumulate_rows<Op>(reader_of, count, acc, stop - j);
+    }
+    /// The kernel for the layout. Holding an operand in a register pays where it is one of
+    /// several (the a(i, k) of a product); a lone operand constant along the row reads its
+    /// tile.
+    static accumulate_rows_fn<A, D> for_layout(const outer_layout<D>& lay) noexcept {
+        if (!lay.in_place) return &through_tiles;
+        if constexpr (Ev::leaf_count >= 2) {
+            static constexpr auto masks = []<std::size_t... K>(std::index_sequence<K...>) {
+                return std::array<accumulate_rows_fn<A, D>, sizeof...(K)>{
+                    &in_place<(K == 0 ? 0 : std::size_t{1} << (K - 1))>...};
+            }(std::make_index_sequence<Ev::leaf_count + 1>{});
+            return masks[lay.constant_leaf];
+        } else {
+            return lay.constant_leaf == 0 ? &in_place<0> : &through_tiles;
+        }
+    }
+};
+
+/// Reduces outputs p*Q + [q0, q0 + w) into `out`, streaming w-long pieces of the rows
+/// (p, k, q0..) in memory order, outer_rows_per_pass rows at a time (accumulate). Each
+/// output gets exactly the tree of the inner traversal: element k of a chunk goes to lane
+/// k % lanes, and each lane takes its elements in order.
+template <class Op, class A, std::size_t D>
+[[gnu::noinline]] void reduce_tile(accumulate_rows_fn<A, D> accumulate, void* const* evs, const outer_layout<D>& lay, index_t p,
+                 index_t q0, index_t w, A* scratch, A* out) {
+    constexpr index_t lanes = outer_lanes<A>;
+    const block_plan plan(lay.m);
+    A* const lane_acc = scratch;                               // lanes * w
+    A* const stream_store = lane_acc + lanes * w;              // stream_slots * w
+    A* const result = stream_store + plan.stream_slots() * w;  // w
+    A* const halving = result + w;                             // halving_slots * w
+    shape_t<D> idx{};
+    for (index_t r = p, d = index_t(lay.kpos); d-- > 0;) {
+        idx[std::size_t(d)] = r % lay.loop.extent[std::size_t(d)];
+        r /= lay.loop.extent[std::size_t(d)];
+    }
+    // acc combined with rows k, k + lanes, ... (count of them), side by side.
+    const auto accumulate_rows_at = [&](index_t k, index_t count, A* acc) {
+        if (lay.inner.nd == 1) {  // the usual case: the tile is one piece of one row
+            accumulate(evs, lay, idx, k, lanes, count, q0, q0 + w, acc);
+            return;
+        }
+        for_each_row(lay.inner, q0, q0 + w, [&](const shape_t<D>& qidx, index_t j, index_t stop) {
+            for (std::size_t d = 0; d + 1 < lay.inner.nd; ++d) idx[lay.kpos + 1 + d] = qidx[d];
+            accumulate(evs, lay, idx, k, lanes, count, j, stop, acc);
+            acc += stop - j;
+        });
+    };
+    combine_halving<Op, A>(0, plan.count, result, halving, w, [&](index_t b, A* partial) {
+        pairwise_stream<Op, A> stream(stream_store, w);
+        const index_t end = plan.begin(b + 1, lay.m);
+        for (index_t c0 = plan.begin(b, lay.m); c0 < end; c0 += BSX_CHUNK) {
+            const index_t c1 = std::min<index_t>(c0 + BSX_CHUNK, end);
+            std::fill_n(lane_acc, lanes * w, Op::template identity<A>());
+            // Passes of outer_rows_per_pass rows per lane, lanes in turn: the passes move
+            // through the chunk in memory order, that many streams at a time.
+            for (index_t g = c0; g < c1; g += lanes * outer_rows_per_pass)
+                for (index_t l = 0; l < lanes && g + l < c1; ++l)
+                    accumulate_rows_at(g + l, std::min<index_t>(outer_rows_per_pass, (c1 - g - l + lanes - 1) / lanes),
+                                       lane_acc + l * w);
+            for (index_t width = lanes / 2; width > 0; width /= 2)
+                for (index_t l = 0; l < width; ++l) combine_into<Op>(lane_acc + l * w, lane_acc + (l + width) * w, w);
+            stream.push(lane_acc);
+        }
+        stream.result(partial);
+    });
+    for (index_t t = 0; t < w; ++t) out[p * lay.Q + q0 + t] = Op::finish(result[t], lay.m);
+}
+
+/// Every output of the outer traversal: tiles of w adjacent outputs, shared among threads.
+template <class Op, class A, std::size_t D>
+void reduce_tiles(const evaluator_copies& operand, accumulate_rows_fn<A, D> accumulate, const outer_layout<D>& lay,
+                  A* out) {
+    const block_plan plan(lay.m);
+    // The widest tile whose partials fit the scratch: whole rows where possible, since
+    // memory streams fastest in long runs (a row cut into tiles costs up to 1.5x).
+    constexpr index_t scratch_size = BSX_REDUCTION_SCRATCH / sizeof(A);
+    const index_t per_output = outer_lanes<A> + plan.stream_slots() + 1 + plan.halving_slots();
+    index_t w = std::min(lay.Q, std::max<index_t>(1, scratch_size / per_output / 16 * 16));
+    const int threads = loop_threads(lay.P * lay.m * lay.Q);
+    // Enough tiles for every thread, where the outputs allow.
+    if (lay.P * ((lay.Q + w - 1) / w) < threads)
+        w = std::min(w, std::max<index_t>(16, (lay.Q + threads - 1) / threads));
+    const index_t tiles_per_p = (lay.Q + w - 1) / w;
+    const index_t units = lay.P * tiles_per_p;
+    // Threads take tiles from a shared counter, a few at a time (about 16 takes each): a
+    // thread that the machine slows down takes fewer, and the others do not wait for it.
+    const index_t take = std::max<index_t>(1, units / (16 * threads));
+    std::atomic<index_t> next{0};
+    parallel_region(units > 1 ? threads : 1, [&](int, int, const first_exception* errors) {
+        operand.four(operand.shared, [&](void* const* own) {
+            alignas(64) A scratch[scratch_size];
+            for (index_t first; (first = next.fetch_add(take, std::memory_order_relaxed)) < units;) {
+                for (index_t u = first; u < std::min(first + take, units); ++u) {
+                    if (errors && errors->stopped()) return;
+                    const index_t p = u / tiles_per_p, q0 = u % tiles_per_p * w;
+                    reduce_tile<Op, A>(accumulate, own, lay, p, q0, std::min(w, lay.Q - q0), scratch, out);
+                }
+            }
+        });
+    });
+}
+
+}  // namespace bsx::detail
