@@ -15,8 +15,9 @@ namespace bsx::detail {
 
 /// Copies `bytes` bytes from `from` to `to`: the part of `to` aligned to the vector
 /// width with streaming stores, the unaligned ends with ordinary ones. Call
-/// stream_fence() before other threads may read what was written.
-inline void stream_copy(void* to, const void* from, std::size_t bytes) noexcept {
+/// stream_fence() before other threads may read what was written. Out of line: one copy
+/// serves every kernel.
+[[gnu::noinline]] inline void stream_copy(void* to, const void* from, std::size_t bytes) noexcept {
 #if defined(__SSE2__)
 #if defined(__AVX512F__)
     constexpr std::size_t width = 64;

@@ -17,9 +17,6 @@
 #include <utility>
 
 #include <boost/hana/at.hpp>
-#include <boost/hana/for_each.hpp>
-#include <boost/hana/transform.hpp>
-#include <boost/hana/tuple.hpp>
 #include <boost/hana/unpack.hpp>
 
 #include "../config.hpp"
@@ -33,6 +30,7 @@
 #include "../expr/with_rules.hpp"
 #include "../view/strided_view.hpp"
 #include "alias.hpp"
+#include "evaluator_protocol.hpp"
 #include "loop.hpp"
 #include "math_evaluator.hpp"
 
@@ -46,7 +44,7 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
 /// A value that is the same at every element: a scalar operand, and, as a reader, an
 /// operand that is constant along the row being written.
 template <class T>
-struct scalar_evaluator {
+struct scalar_evaluator : evaluator_defaults {
     T value;
     T load(index_t) const noexcept { return value; }
     void next_row() noexcept {}
@@ -54,16 +52,6 @@ struct scalar_evaluator {
     template <std::size_t Mask>
     scalar_evaluator row_reader(const index_t*, std::size_t, index_t) const noexcept {
         return *this;
-    }
-    static constexpr std::size_t tile_bytes = 0;
-    std::byte* attach_tiles(std::byte* scratch) noexcept { return scratch; }
-    void begin_row(const index_t*, std::size_t, index_t) noexcept {}
-    void prepare(index_t, index_t) noexcept {}
-    bool reads_memory_of_destination() const noexcept { return false; }
-    static constexpr std::size_t leaf_count = 0;
-    template <class P>
-    P* collect_steps(P* out) noexcept {
-        return out;
     }
 };
 
@@ -78,7 +66,7 @@ struct scalar_evaluator {
 #pragma clang diagnostic ignored "-Wpass-failed"
 #endif
 template <class T, std::size_t D>
-struct leaf_evaluator {
+struct leaf_evaluator : evaluator_defaults {
     const T* base = nullptr;
     operand_steps<D> steps;           // destination-space strides, coalesced in place
     std::shared_ptr<const T[]> copy;  // owns the copy made when the operand aliased
@@ -163,18 +151,20 @@ struct leaf_evaluator {
         }
     }
     void prepare(index_t j0, index_t len) noexcept {
-        if (steps.period != 0) {
-            // Chunks after the first are all `fill` long, so the phase advances without a
-            // division per chunk.
-            if (phase < 0) phase = j0 % steps.period;
-            q = tile + phase;
-            phase += phase_step;
-            if (phase >= steps.period) phase -= steps.period;
-        } else if (inner == 1) {
+        if (steps.period != 0)
+            next_period_chunk(j0);
+        else if (inner == 1)
             q = row + j0;
-        } else if (inner != 0) {
+        else if (inner != 0)
             gather(j0, len);
-        }
+    }
+    /// Chunks after the first are all `fill` long, so the phase advances without a
+    /// division per chunk.
+    [[gnu::noinline]] void next_period_chunk(index_t j0) noexcept {
+        if (phase < 0) phase = j0 % steps.period;
+        q = tile + phase;
+        phase += phase_step;
+        if (phase >= steps.period) phase -= steps.period;
     }
     [[gnu::noinline]] void gather(index_t j0, index_t len) noexcept {
         gather_strided(row + j0 * inner, inner, tile, len);
@@ -192,39 +182,37 @@ struct leaf_evaluator {
 #pragma clang diagnostic pop
 #endif
 
-template <class Op, class Tuple>
-struct never_throws;
-/// Whether a node's load cannot throw: bsx's own operations never do; a user function
-/// only when it is declared noexcept (then an exception from it terminates, as C++ says).
-template <class Op, class... C>
-struct never_throws<Op, boost::hana::tuple<C...>> {
-    static constexpr bool value =
-        (noexcept(std::declval<const C&>().load(0)) && ...) &&
-        (!ops::is_user_function<Op> ||
-         std::is_nothrow_invocable_v<const Op&, decltype(std::declval<const C&>().load(0))...>);
-};
-
 /// What the inner loop sees of a node: its operation and its children's readers.
-template <class Op, class Children>
-struct node_reader {
+template <class Op, class Indices, class... R>
+struct node_reader;
+template <class Op, std::size_t... I, class... R>
+struct node_reader<Op, std::index_sequence<I...>, R...> {
     const Op* op;
-    Children children;  // hana::tuple of child readers
+    child_list<std::index_sequence<I...>, R...> readers;
 
-    auto load(index_t j) const noexcept(never_throws<Op, Children>::value) {
-        return boost::hana::unpack(children, [&](const auto&... c) { return (*op)(c.load(j)...); });
-    }
-    void next_row() noexcept {
-        boost::hana::for_each(children, [](auto& c) { c.next_row(); });
-    }
+    /// Whether a load cannot throw: bsx's own operations never do; a user function only
+    /// when it is declared noexcept (then an exception from it terminates, as C++ says).
+    static constexpr bool never_throws =
+        (noexcept(std::declval<const R&>().load(0)) && ...) &&
+        (!ops::is_user_function<Op> ||
+         std::is_nothrow_invocable_v<const Op&, decltype(std::declval<const R&>().load(0))...>);
+
+    auto load(index_t j) const noexcept(never_throws) { return (*op)(child<I>(readers).load(j)...); }
+    void next_row() noexcept { (child<I>(readers).next_row(), ...); }
 };
 
-template <class Tuple>
-struct children_sizes;
-template <class... C>
-struct children_sizes<boost::hana::tuple<C...>> {
-    static constexpr std::size_t tile_bytes = (std::size_t{0} + ... + C::tile_bytes);
+/// An inner node: its operation and its children's evaluators.
+template <class Op, class Indices, class... C>
+struct node_evaluator;
+template <class Op, std::size_t... I, class... C>
+struct node_evaluator<Op, std::index_sequence<I...>, C...> {
+    using indices = std::index_sequence<I...>;
+    Op op;
+    child_list<indices, C...> children;
+
     static constexpr std::size_t leaf_count = (std::size_t{0} + ... + C::leaf_count);
-    static constexpr bool has_math = (false || ... || bounded_chunks<C>);
+    static constexpr std::size_t tile_bytes = (std::size_t{0} + ... + C::tile_bytes);
+    static constexpr bool has_math = (false || ... || C::has_math);
     /// Whether preparing a chunk cannot throw: only a math node over a user function may.
     static constexpr bool prepare_never_throws = (noexcept(std::declval<C&>().prepare(0, 0)) && ...);
     /// How many memory leaves come before child i (leaves are numbered left to right).
@@ -234,51 +222,38 @@ struct children_sizes<boost::hana::tuple<C...>> {
         ((offset[i++] = next, next += C::leaf_count), ...);
         return offset;
     }();
-};
-
-template <class Op, class Children>
-struct node_evaluator {
-    Op op;
-    Children children;  // hana::tuple of child evaluators
 
     auto chunk_reader() const noexcept {
-        auto readers = boost::hana::transform(children, [](const auto& c) { return c.chunk_reader(); });
-        return node_reader<Op, decltype(readers)>{&op, readers};
+        return node_reader<Op, indices, decltype(std::declval<const C&>().chunk_reader())...>{
+            &op, {{child<I>(children).chunk_reader()}...}};
     }
     template <std::size_t Mask>
     auto row_reader(const index_t* idx, std::size_t outer, index_t j) const noexcept {
-        return row_readers<Mask>(idx, outer, j,
-                                 std::make_index_sequence<children_sizes<Children>::leaf_offset.size()>{});
-    }
-    template <std::size_t Mask, std::size_t... I>
-    auto row_readers(const index_t* idx, std::size_t outer, index_t j, std::index_sequence<I...>) const noexcept {
-        constexpr auto& offset = children_sizes<Children>::leaf_offset;
-        auto readers = boost::hana::make_tuple(
-            boost::hana::at_c<I>(children).template row_reader<(Mask >> offset[I])>(idx, outer, j)...);
-        return node_reader<Op, decltype(readers)>{&op, readers};
+        return node_reader<Op, indices,
+                           decltype(std::declval<const C&>().template row_reader<(Mask >> leaf_offset[I])>(
+                               idx, outer, j))...>{
+            &op, {{child<I>(children).template row_reader<(Mask >> leaf_offset[I])>(idx, outer, j)}...}};
     }
     bool reads_memory_of_destination() const noexcept {
-        bool any = false;
-        boost::hana::for_each(children, [&](const auto& c) { any |= c.reads_memory_of_destination(); });
-        return any;
+        return (false || ... || child<I>(children).reads_memory_of_destination());
     }
-    static constexpr std::size_t tile_bytes = children_sizes<Children>::tile_bytes;
     std::byte* attach_tiles(std::byte* scratch) noexcept {
-        boost::hana::for_each(children, [&](auto& c) { scratch = c.attach_tiles(scratch); });
+        ((scratch = child<I>(children).attach_tiles(scratch)), ...);
         return scratch;
     }
     void begin_row(const index_t* idx, std::size_t outer, index_t fill) noexcept {
-        boost::hana::for_each(children, [&](auto& c) { c.begin_row(idx, outer, fill); });
+        (child<I>(children).begin_row(idx, outer, fill), ...);
     }
-    void prepare(index_t j0, index_t len) noexcept(children_sizes<Children>::prepare_never_throws) {
-        boost::hana::for_each(children, [&](auto& c) { c.prepare(j0, len); });
-    }
-    static constexpr std::size_t leaf_count = children_sizes<Children>::leaf_count;
-    static constexpr bool has_math = children_sizes<Children>::has_math;
+    void prepare(index_t j0, index_t len) noexcept(prepare_never_throws) { (child<I>(children).prepare(j0, len), ...); }
     template <class P>
     P* collect_steps(P* out) noexcept {
-        boost::hana::for_each(children, [&](auto& c) { out = c.collect_steps(out); });
+        ((out = child<I>(children).collect_steps(out)), ...);
         return out;
+    }
+    /// f(child) for each child in order (a math node evaluates its arguments so).
+    template <class F>
+    void visit_children(F&& f) const {
+        (f(child<I>(children)), ...);
     }
 };
 
@@ -367,7 +342,10 @@ struct binder_defaults {
 template <class E, class T, std::size_t D>
 auto make_evaluator(const E& e, index_map<rank_v<E>, D> map, const destination<T, D>& dest) {
     map.pin_unit_axes(e.shape());
-    return binder<std::remove_cvref_t<E>>::bind(e, map, dest);
+    auto ev = binder<std::remove_cvref_t<E>>::bind(e, map, dest);
+    static_assert(evaluator<decltype(ev), D>, "bsx: a binder returned an evaluator that lacks part of the protocol "
+                                              "(eval/evaluator_protocol.hpp)");
+    return ev;
 }
 
 /// A shared buffer of `count` elements, uninitialized, whose first element (`first`, in
@@ -451,7 +429,7 @@ template <class T>
 struct binder<scalar<T>> : binder_defaults {
     template <class U, std::size_t D>
     static auto bind(const scalar<T>& e, const index_map<0, D>&, const destination<U, D>&) {
-        return scalar_evaluator<T>{e.value};
+        return scalar_evaluator<T>{{}, e.value};
     }
     static constexpr bool static_loads = true;
     template <class Place>
@@ -508,28 +486,7 @@ struct binder<map_node<Op, Held...>> : binder_defaults {
     template <class E, class T, std::size_t D>
     static auto bind(const E& e, const index_map<rank_v<E>, D>& map, const destination<T, D>& dest) {
         if (const auto now = e.current_shape(); now != e.shape()) throw_resized_operand(op_name(e.op()), now, e.shape());
-        using rules = rules_of_t<E>;
-        constexpr std::size_t R = rank_v<E>;
-        const auto bind_children = [&] {
-            return boost::hana::transform(e.children(), [&](const auto& held) {
-                const auto& child = unwrap(held);
-                constexpr std::size_t r = rank_v<decltype(child)>;
-                index_map<r, D> child_map;
-                for (std::size_t k = 0; k < r; ++k) {
-                    const std::size_t j = rules::result_axis(k, r, R);
-                    child_map.first[k] = map.first[j];
-                    child_map.step[k] = map.step[j];
-                }
-                return make_evaluator(child, child_map, dest);
-            });
-        };
-        // The children are bound straight into the node, not moved there: binding a small
-        // assignment costs little more than copying its evaluators.
-        using node = node_evaluator<Op, decltype(bind_children())>;
-        if constexpr (vector_math_op<Op, value_type_t<E>>)
-            return math_evaluator<node, value_type_t<E>, sizeof...(Held)>{{e.op(), bind_children()}};
-        else
-            return node{e.op(), bind_children()};
+        return bind_children(e, map, dest, std::index_sequence_for<Held...>{});
     }
 
     static constexpr bool static_loads = (binder<unwrapped_t<Held>>::static_loads && ...);
@@ -550,6 +507,35 @@ struct binder<map_node<Op, Held...>> : binder_defaults {
     }
 
 private:
+    /// The map of a rank-r child of a rank-R node read through `map`: the child's axes
+    /// line up with the node's by the rule set.
+    template <std::size_t r, class Rules, std::size_t R, std::size_t D>
+    static index_map<r, D> child_map(const index_map<R, D>& map) noexcept {
+        index_map<r, D> m;
+        for (std::size_t k = 0; k < r; ++k) {
+            const std::size_t j = Rules::result_axis(k, r, R);
+            m.first[k] = map.first[j];
+            m.step[k] = map.step[j];
+        }
+        return m;
+    }
+    template <std::size_t I, class E, class T, std::size_t D>
+    static auto bind_child(const E& e, const index_map<rank_v<E>, D>& map, const destination<T, D>& dest) {
+        const auto& c = unwrap(boost::hana::at_c<I>(e.children()));
+        return make_evaluator(c, child_map<rank_v<decltype(c)>, rules_of_t<E>, rank_v<E>>(map), dest);
+    }
+    /// The children are bound straight into the node, not moved there: binding a small
+    /// assignment costs little more than copying its evaluators.
+    template <class E, class T, std::size_t D, std::size_t... I>
+    static auto bind_children(const E& e, const index_map<rank_v<E>, D>& map, const destination<T, D>& dest,
+                              std::index_sequence<I...>) {
+        using node = node_evaluator<Op, std::index_sequence<I...>, decltype(bind_child<I>(e, map, dest))...>;
+        if constexpr (vector_math_op<Op, value_type_t<E>>)
+            return math_evaluator<node, value_type_t<E>, sizeof...(Held)>{{e.op(), {{bind_child<I>(e, map, dest)}...}}};
+        else
+            return node{e.op(), {{bind_child<I>(e, map, dest)}...}};
+    }
+
     /// Where child C of this node sits, the node sitting at Place.
     template <class Place, class C>
     using child_place_t =

@@ -168,9 +168,10 @@ void gather_strided(const T* from, index_t stride, T* to, index_t len) noexcept 
         for (index_t t = 0; t < len; ++t) dst[t] = src[t * stride];
 }
 
-/// to[t * stride] = from[t] for t < len, with the same constant strides.
+/// to[t * stride] = from[t] for t < len, with the same constant strides. Out of line:
+/// one copy per element type serves every kernel.
 template <class T>
-void scatter_strided(const T* from, T* to, index_t stride, index_t len) noexcept {
+[[gnu::noinline]] void scatter_strided(const T* from, T* to, index_t stride, index_t len) noexcept {
     using B = bytes_of_t<T>;
     const B* src = reinterpret_cast<const B*>(from);
     B* dst = reinterpret_cast<B*>(to);
@@ -211,7 +212,8 @@ index_t row_offset(const index_t* idx, const shape_t<D>& stride, std::size_t out
 template <std::size_t D>
 class row_runs {
 public:
-    row_runs(const loop_shape<D>& loop, index_t begin, index_t end) noexcept : loop_(loop), begin_(begin), end_(end) {
+    [[gnu::noinline]] row_runs(const loop_shape<D>& loop, index_t begin, index_t end) noexcept
+        : loop_(loop), begin_(begin), end_(end) {
         if (begin != 0) {  // a serial loop starts at 0: spare it the divisions (tens of cycles)
             const std::size_t outer = loop.nd - 1;
             index_t r = begin / loop.extent[outer];

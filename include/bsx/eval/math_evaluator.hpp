@@ -15,12 +15,10 @@
 #include <type_traits>
 #include <utility>
 
-#include <boost/hana/at.hpp>
-#include <boost/hana/for_each.hpp>
-
 #include "../config.hpp"
 #include "../detail/convert.hpp"
 #include "../detail/vector_math.hpp"
+#include "evaluator_protocol.hpp"
 #include "loop.hpp"
 
 namespace bsx::detail {
@@ -44,12 +42,7 @@ concept fusing_kernels = requires(R* out, R (*at)(index_t)) { Kernels::run_fused
 
 /// Whether evaluator Ev holds a math node, whose tiles bound the chunk length.
 template <class Ev>
-inline constexpr bool bounded_chunks = [] {
-    if constexpr (requires { Ev::has_math; })
-        return Ev::has_math;
-    else
-        return false;
-}();
+inline constexpr bool bounded_chunks = Ev::has_math;
 
 #if defined(__clang__)
 // As in loop.hpp: a loop the compiler cannot vectorize for some element type is not a
@@ -116,7 +109,7 @@ private:
     /// evaluation cannot throw (it runs in a simd loop).
     static constexpr bool fuses_argument = [] {
         if constexpr (Arity == 1 && arguments_never_throw && fusing_kernels<kernels, R>) {
-            using child_reader = decltype(boost::hana::at_c<0>(std::declval<const Node&>().children).chunk_reader());
+            using child_reader = decltype(child<0>(std::declval<const Node&>().children).chunk_reader());
             return !contiguous_reader<child_reader, R>;
         } else {
             return false;
@@ -133,8 +126,8 @@ private:
         Node::prepare(j0, len);
         if constexpr (!fuses_argument) {
             std::size_t k = 0;
-            boost::hana::for_each(this->children, [&](const auto& child) {
-                const auto reader = child.chunk_reader();
+            this->visit_children([&](const auto& argument_node) {
+                const auto reader = argument_node.chunk_reader();
                 if constexpr (contiguous_reader<decltype(reader), R>) {
                     if (!copy_all) {
                         argument[k++] = reader.data();
@@ -152,7 +145,7 @@ private:
     /// element-by-element path, without SLEEF, stores plainly).
     void run_kernel(R* out, index_t from, index_t n, bool stream) noexcept {
         if constexpr (fuses_argument) {
-            const auto reader = boost::hana::at_c<0>(this->children).chunk_reader();
+            const auto reader = child<0>(this->children).chunk_reader();
             kernels::run_fused(
                 out, n, [&](index_t i) { return convert<R>(reader.load(from + i)); }, stream);
         } else {

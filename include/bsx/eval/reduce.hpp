@@ -52,6 +52,25 @@ index_t row_chunk(std::span<operand_steps<N>* const> leaves, std::size_t last, b
     return in_place ? 64 * BSX_CHUNK : BSX_CHUNK;
 }
 
+/// The type of a finished reduction of E, which is also its accumulator type.
+template <class Op, class E>
+using reduced_t = typename Op::template accumulator<value_type_t<E>>;
+
+/// The reduction whose tree Op's accumulators follow: Op itself, or the one it names as
+/// `combines_as` (mean's is sum's: it only divides at the end), so that reductions that
+/// combine alike share their compiled traversals.
+template <class Op>
+struct tree_op {
+    using type = Op;
+};
+template <class Op>
+    requires requires { typename Op::combines_as; }
+struct tree_op<Op> {
+    using type = typename Op::combines_as;
+};
+template <class Op>
+using tree_op_t = typename tree_op<Op>::type;
+
 /// How a reduction of a rank-N operand runs: the traversal and its loop nest.
 template <std::size_t N>
 struct reduction_plan {
@@ -103,24 +122,51 @@ reduction_plan<N> plan_reduction(const shape_t<N>& shape, std::size_t axis, cons
     return plan;
 }
 
-/// The type of a finished reduction of E, which is also its accumulator type.
-template <class Op, class E>
-using reduced_t = typename Op::template accumulator<value_type_t<E>>;
+/// Where output r of a reduction of `shape` along `axis` lies, for the operand's index i:
+/// contiguous over the other axes, constant along the reduced one.
+template <std::size_t N>
+shape_t<N> output_strides(const shape_t<N>& shape, std::size_t axis) noexcept {
+    shape_t<N> out_strides{};
+    for (index_t d = index_t(N), step = 1; d-- > 0;) {
+        if (std::size_t(d) == axis) continue;
+        out_strides[std::size_t(d)] = step;
+        step *= shape[std::size_t(d)];
+    }
+    return out_strides;
+}
 
-/// The reduction whose tree Op's accumulators follow: Op itself, or the one it names as
-/// `combines_as` (mean's is sum's: it only divides at the end), so that reductions that
-/// combine alike share their compiled traversals.
-template <class Op>
-struct tree_op {
-    using type = Op;
-};
-template <class Op>
-    requires requires { typename Op::combines_as; }
-struct tree_op<Op> {
-    using type = typename Op::combines_as;
-};
-template <class Op>
-using tree_op_t = typename tree_op<Op>::type;
+/// `e` (rank N >= 1, not empty) bound in its own index space, and the plan of its
+/// reduction along `axis` by Op. `out`: the assignment's own destination when the outputs
+/// go straight there (then operands that overlap it are read from copies), else null.
+template <class Op, class E, class A>
+auto bind_reduction(const E& e, std::size_t axis, const A* out) {
+    constexpr std::size_t N = rank_v<E>;
+    const auto shape = e.shape();
+    const shape_t<N> out_strides = output_strides(shape, axis);
+    // As a destination, the output makes binding copy the operands that overlap it.
+    const destination<const A, N> written =
+        out ? destination<const A, N>{out, shape, out_strides, false} : destination<const A, N>{nullptr, {}, {}, false};
+    std::array<std::size_t, N> identity{};
+    for (std::size_t d = 0; d < N; ++d) identity[d] = d;
+    auto ev = make_evaluator(e, index_map<N, N>::aligned(identity), written);
+    using Ev = decltype(ev);
+    operand_steps<N> flat{};
+    std::array<operand_steps<N>*, 1 + Ev::leaf_count> ops{&flat};
+    ev.collect_steps(ops.data() + 1);
+    const auto plan = plan_reduction<N>(shape, axis, out_strides, ops, bounded_chunks<Ev>, tree_free<tree_op_t<Op>, A>);
+    struct bound {
+        Ev ev;
+        reduction_plan<N> plan;
+    };
+    return bound{std::move(ev), plan};
+}
+
+/// The plan of reducing `e` along `axis` (rank_v<E>: all of it) by Op, for tests that pin
+/// which traversal a reduction takes.
+template <class Op, class E>
+reduction_plan<rank_v<E>> plan_reduction_of(const E& e, std::size_t axis) {
+    return bind_reduction<Op>(e, axis, static_cast<const reduced_t<Op, E>*>(nullptr)).plan;
+}
 
 /// Reduces expression `e` (rank N) along `axis` (N: over all elements) into `out`, one
 /// finished value per output in row-major order. A plain buffer, not a callback, so
@@ -149,32 +195,15 @@ void reduce_expression(const E& e, std::size_t axis, reduced_t<Op, E>* out, bool
     if constexpr (N == 0) {
         out[0] = Op::finish(static_cast<A>(e.element({})), 1);
     } else {
-        // Where output r of the operand's index i lies: contiguous over the other axes,
-        // constant along the reduced one. As a destination it makes binding copy the
-        // operands that overlap a direct output.
-        shape_t<N> out_strides{};
-        for (index_t d = index_t(N), step = 1; d-- > 0;) {
-            if (std::size_t(d) == axis) continue;
-            out_strides[std::size_t(d)] = step;
-            step *= shape[std::size_t(d)];
-        }
-        const destination<A, N> written =
-            direct ? destination<A, N>{out, shape, out_strides, false} : destination<A, N>{nullptr, {}, {}, false};
-        std::array<std::size_t, N> identity{};
-        for (std::size_t d = 0; d < N; ++d) identity[d] = d;
-        auto ev = make_evaluator(e, index_map<N, N>::aligned(identity), written);
-        using Ev = decltype(ev);
-        operand_steps<N> flat{};
-        std::array<operand_steps<N>*, 1 + Ev::leaf_count> ops{&flat};
-        ev.collect_steps(ops.data() + 1);
-        const auto plan = plan_reduction<N>(shape, axis, out_strides, ops, bounded_chunks<Ev>, tree_free<Tree, A>);
-        const evaluator_copies copies = evaluator_copies::of(ev);
-        if (plan.outer)
-            reduce_tiles<Tree, A, N>(copies, outer_kernels_of<Tree, A, Ev, N>::for_layout(plan.layout), plan.layout,
-                                     out);
+        const auto bound = bind_reduction<Op>(e, axis, direct ? out : nullptr);
+        using Ev = std::remove_const_t<decltype(bound.ev)>;
+        const evaluator_copies copies = evaluator_copies::of(bound.ev);
+        if (bound.plan.outer)
+            reduce_tiles<Tree, A, N>(copies, outer_kernels_of<Tree, A, Ev, N>::for_layout(bound.plan.layout),
+                                     bound.plan.layout, out);
         else
-            reduce_outputs<Tree, A, N>(copies, inner_kernels_of<Tree, A, Ev>::kernels, plan.loop, outputs, m,
-                                       plan.chunk, out);
+            reduce_outputs<Tree, A, N>(copies, inner_kernels_of<Tree, A, Ev>::kernels, bound.plan.loop, outputs, m,
+                                       bound.plan.chunk, out);
         if constexpr (!std::is_same_v<Tree, Op>)
             for (index_t r = 0; r < outputs; ++r) out[r] = Op::finish(out[r], m);
     }

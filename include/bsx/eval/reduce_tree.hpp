@@ -65,7 +65,7 @@ bool is_absorbing(const A& value) noexcept {
 }
 
 template <class Op, class A>
-void combine_into(A* acc, const A* other, index_t width) noexcept {
+[[gnu::noinline]] void combine_into(A* acc, const A* other, index_t width) noexcept {
     BSX_SIMD_LOOP
     for (index_t t = 0; t < width; ++t) acc[t] = Op::combine(acc[t], other[t]);
 }
@@ -175,7 +175,7 @@ public:
 
     /// Pushes a partial that stands for 2^level values. Every partial the stream holds must
     /// stand for at least as many (as when values come in aligned groups of 2^level).
-    void push(const A* value, int level = 0) noexcept {
+    [[gnu::noinline]] void push(const A* value, int level = 0) noexcept {
         while (size_ > 0 && level_[size_ - 1] == level) {  // the older partial is the left operand
             A* older = slot(size_ - 1);
             combine_into<Op>(older, value, width_);
@@ -186,7 +186,7 @@ public:
         if (value != slot(size_)) std::copy_n(value, width_, slot(size_));
         level_[size_++] = level;
     }
-    void result(A* out) const noexcept {
+    [[gnu::noinline]] void result(A* out) const noexcept {
         std::fill_n(out, width_, Op::template identity<A>());
         for (int i = size_; i-- > 0;) {
             const A* partial = slot(i);
@@ -262,7 +262,7 @@ struct block_plan {
 /// (`width` values) into out. Evaluated depth first, so it needs only halving_slots()
 /// partials of scratch, never all blocks at once.
 template <class Op, class A>
-void combine_halving(index_t first, index_t count, A* out, A* scratch, index_t width,
+[[gnu::noinline]] void combine_halving(index_t first, index_t count, A* out, A* scratch, index_t width,
                      std::type_identity_t<function_ref<void(index_t block, A* partial)>> leaf) {
     if (count == 1) {
         leaf(first, out);
