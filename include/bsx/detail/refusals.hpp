@@ -46,4 +46,7 @@
 // Element types of arrays and files.
 #define BSX_REFUSAL_ELEMENT_OBJECT(AS) BSX_REFUSAL_AS_##AS("bsx: array elements must be plain objects")
 #define BSX_REFUSAL_NPY_DTYPE(AS) BSX_REFUSAL_AS_##AS("bsx: the element type has no .npy dtype (bool, int8..int64, uint8..uint64, float, double)")
+
+// Node kinds (expr/node.hpp).
+#define BSX_REFUSAL_NODE_PROTOCOL(AS) BSX_REFUSAL_AS_##AS("bsx: a node kind declares value_type, rank, rules_tag, static_extents, shape(), element(index) and children() (the node protocol, expr/node.hpp)")
 // clang-format on

@@ -52,7 +52,9 @@ public:
 
     template <class... X>
     explicit map_node(Op op, X&&... operands)
-        : op_(std::move(op)), children_(std::forward<X>(operands)...), shape_(broadcast_children()) {}
+        : op_(std::move(op)), children_(std::forward<X>(operands)...), shape_(broadcast_children()) {
+        static_assert(detail::expression_node<map_node>, BSX_REFUSAL_NODE_PROTOCOL(message));
+    }
 
     const shape_t<rank>& shape() const noexcept { return shape_; }
     const Op& op() const noexcept { return op_; }
