@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "detail/convert.hpp"
+#include "detail/refusals.hpp"
 #include "detail/storage.hpp"
 #include "view/strided_access.hpp"
 #include "eval/assign.hpp"
@@ -41,7 +42,7 @@ using nested_list_t = typename detail::nested_list<T, N>::type;
 template <class T, std::size_t N>
 class array : public detail::strided_access<array<T, N>, N> {
     static_assert(N <= 8, "bsx: bsx::array supports ranks 0 to 8");
-    static_assert(!std::is_const_v<T> && !std::is_reference_v<T>, "bsx: array elements must be plain objects");
+    static_assert(!std::is_const_v<T> && !std::is_reference_v<T>, BSX_REFUSAL_ELEMENT_OBJECT(message));
 
 public:
     using bsx_expression_tag = void;
@@ -78,7 +79,7 @@ public:
     }
 
     /// Evaluates an expression of rank N. One of another rank selects the deleted overload,
-    /// so std::is_constructible is false and the compiler quotes the reason on its line.
+    /// so std::is_constructible is false and the compiler quotes the reason (detail/refusals.hpp).
     template <detail::expression_of_rank<N> E>
         requires(!std::is_same_v<std::remove_cvref_t<E>, array>)
     array(E&& e) {
@@ -88,7 +89,7 @@ public:
     }
     // clang-format off
     template <detail::expression_of_other_rank<N> E>
-    array(E&&) = delete;  // bsx: the rank of the expression differs from the rank of the array it initializes
+    BSX_REFUSAL_RANK_INITIALIZES(array)(E&&) = delete;
     // clang-format on
 
     array(const array& o) : array(o.shape_, o.begin(), o.end()) {}
@@ -132,13 +133,13 @@ public:
         return *this;
     }
     // Anything else selects a deleted overload: std::is_assignable is false, and the
-    // compiler quotes the reason on its line.
+    // compiler quotes the reason (detail/refusals.hpp).
     // clang-format off
     template <detail::expression_of_other_rank<N> X>
-    array& operator=(X&&) = delete;  // bsx: the rank of the expression differs from the rank of the array it is assigned to
+    array& BSX_REFUSAL_RANK_ASSIGNED(operator)=(X&&) = delete;
     template <class X>
         requires(!operand<X> && !std::is_convertible_v<X, array>)
-    array& operator=(X&&) = delete;  // bsx: the right-hand side must be a bsx expression or an arithmetic scalar
+    array& BSX_REFUSAL_NON_NUMERIC_SOURCE(operator)=(X&&) = delete;
     // clang-format on
 
     T* data() noexcept { return data_.get(); }

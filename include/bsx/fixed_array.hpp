@@ -13,6 +13,7 @@
 
 #include "array.hpp"
 #include "config.hpp"
+#include "detail/refusals.hpp"
 #include "eval/assign.hpp"
 #include "eval/static_loop.hpp"
 #include "expr/constraints.hpp"
@@ -28,7 +29,7 @@ template <class T, index_t... E>
 class fixed_array : public detail::strided_access<fixed_array<T, E...>, sizeof...(E)> {
     static_assert(sizeof...(E) <= 8, "bsx: bsx::fixed_array supports ranks 0 to 8");
     static_assert(((E >= 0) && ...), "bsx: the extents of a fixed_array cannot be negative");
-    static_assert(!std::is_const_v<T> && !std::is_reference_v<T>, "bsx: array elements must be plain objects");
+    static_assert(!std::is_const_v<T> && !std::is_reference_v<T>, BSX_REFUSAL_ELEMENT_OBJECT(message));
 
 public:
     using bsx_expression_tag = void;
@@ -62,9 +63,9 @@ public:
     // clang-format off
     template <detail::expression_of_rank<rank> X, class Why = detail::static_misfit_t<fixed_array, X>>
         requires detail::static_extents_misfit<fixed_array, X>
-    fixed_array(X&&) = delete;  // bsx: static extents cannot be broadcast to the fixed_array (Why names the axis, its extent and the expression's)
+    BSX_REFUSAL_STATIC_MISFIT(fixed_array)(X&&) = delete;
     template <detail::expression_of_other_rank<rank> X>
-    fixed_array(X&&) = delete;  // bsx: the rank of the expression differs from the rank of the array it initializes
+    BSX_REFUSAL_RANK_INITIALIZES(fixed_array)(X&&) = delete;
     // clang-format on
 
     /// A scalar fills the array.
@@ -85,12 +86,12 @@ public:
     // clang-format off
     template <detail::expression_of_rank<rank> X, class Why = detail::static_misfit_t<fixed_array, X>>
         requires detail::static_extents_misfit<fixed_array, X>
-    fixed_array& operator=(X&&) = delete;  // bsx: static extents cannot be broadcast to the fixed_array (Why names the axis, its extent and the expression's)
+    fixed_array& BSX_REFUSAL_STATIC_MISFIT(operator)=(X&&) = delete;
     template <detail::expression_of_other_rank<rank> X>
-    fixed_array& operator=(X&&) = delete;  // bsx: the rank of the expression differs from the rank of the array it is assigned to
+    fixed_array& BSX_REFUSAL_RANK_ASSIGNED(operator)=(X&&) = delete;
     template <class X>
         requires(!operand<X> && !std::is_convertible_v<X, fixed_array>)
-    fixed_array& operator=(X&&) = delete;  // bsx: the right-hand side must be a bsx expression or an arithmetic scalar
+    fixed_array& BSX_REFUSAL_NON_NUMERIC_SOURCE(operator)=(X&&) = delete;
     // clang-format on
 
     constexpr T* data() noexcept { return elements_.data(); }

@@ -1,4 +1,4 @@
-// expect: bsx: %= needs integral operands \(bsx::mod or bsx::rem for floating point\)
+// expect: bsx: % and %= need integral operands \(bsx::mod or bsx::rem for floating point\)
 // Compound % on doubles must not compile, like operator%.
 #include <bsx/bsx.hpp>
 

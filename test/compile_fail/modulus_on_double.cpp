@@ -1,4 +1,4 @@
-// expect: bsx: operator% needs integral operands \(bsx::mod or bsx::rem for floating point\)
+// expect: bsx: % and %= need integral operands \(bsx::mod or bsx::rem for floating point\)
 // operator% is for integral types; on doubles it must not compile and must point to
 // bsx::mod / bsx::rem.
 #include <bsx/bsx.hpp>

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "../detail/refusals.hpp"
 #include "../eval/assign.hpp"
 #include "../expr/placed_node.hpp"
 #include "../shape/rules.hpp"
@@ -112,7 +113,7 @@ auto restrict_to_rows(const E& e, const shape_t<N>& shape, MPI_Comm comm) {
 
 template <class T, std::size_t N, class X>
 void assign(array<T, N>& d, X&& x) {
-    static_assert(operand<X>, "bsx: the right-hand side must be a bsx expression or an arithmetic scalar");
+    static_assert(operand<X>, BSX_REFUSAL_NON_NUMERIC_SOURCE(message));
     const auto held = bsx::detail::hold(std::forward<X>(x));
     const auto& e = bsx::detail::unwrap(held);
     bsx::detail::check_broadcast_to<rules_of_t<decltype(e)>>("operator=", e.shape(), d.shape());

@@ -16,6 +16,7 @@
 #include <string>
 #include <system_error>
 
+#include "../detail/refusals.hpp"
 #include "../io/npy.hpp"
 #include "array.hpp"
 #include "partition.hpp"
@@ -63,9 +64,7 @@ inline void throw_if_any_failed(const std::string& message, MPI_Comm comm) {
 /// rows at their offset, and `root` renames the file into place. Collective.
 template <class T, std::size_t N>
 void save_npy(const std::filesystem::path& path, const array<T, N>& d, int root = 0) {
-    static_assert(bsx::detail::npy_element<T>,
-                  "bsx: save_npy: the element type has no .npy dtype (bool, int8..int64, uint8..uint64, float, "
-                  "double)");
+    static_assert(bsx::detail::npy_element<T>, BSX_REFUSAL_NPY_DTYPE(message));
     const MPI_Comm comm = d.comm();
     const bool on_root = detail::rank_in(comm) == root;
     const std::string head = bsx::detail::npy_header_bytes<T>(d.shape());
@@ -116,9 +115,7 @@ void save_npy(const std::filesystem::path& path, const array<T, N>& d, int root 
 /// contiguous, is read on `root` and scattered. Collective.
 template <class T, std::size_t N>
 array<T, N> load_npy(const std::filesystem::path& path, int root = 0, MPI_Comm comm = MPI_COMM_WORLD) {
-    static_assert(bsx::detail::npy_element<T>,
-                  "bsx: load_npy: the element type has no .npy dtype (bool, int8..int64, uint8..uint64, float, "
-                  "double)");
+    static_assert(bsx::detail::npy_element<T>, BSX_REFUSAL_NPY_DTYPE(message));
     const auto fail = [&](const std::string& what) { bsx::detail::npy_fail("load_npy", path, what); };
     std::ifstream in;
     bsx::detail::npy_layout<N> layout;

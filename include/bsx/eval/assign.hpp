@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "../detail/refusals.hpp"
 #include "../expr/operand.hpp"
 #include "../expr/map_node.hpp"
 #include "../shape/rules.hpp"
@@ -94,7 +95,7 @@ loop_plan<D> plan_assignment(T* data, const shape_t<D>& shape, const shape_t<D>&
 /// right shape): x must broadcast to the destination's shape.
 template <class T, std::size_t D, class X>
 void assign_to(std::string_view operation, T* data, const shape_t<D>& shape, const shape_t<D>& strides, X&& x) {
-    static_assert(operand<X>, "bsx: the right-hand side must be a bsx expression or an arithmetic scalar");
+    static_assert(operand<X>, BSX_REFUSAL_NON_NUMERIC_SOURCE(message));
     const auto held = hold(std::forward<X>(x));
     const auto& e = unwrap(held);
     check_broadcast_to<rules_of_t<decltype(e)>>(operation, e.shape(), shape);
@@ -107,7 +108,7 @@ void assign_to(std::string_view operation, T* data, const shape_t<D>& shape, con
 /// update runs the static loop and any copy it needs stays on the stack.
 template <class Op, class Dest, class X>
 void compound_assign(std::string_view operation, Op op, Dest& dest, X&& x) {
-    static_assert(operand<X>, "bsx: the right-hand side must be a bsx expression or an arithmetic scalar");
+    static_assert(operand<X>, BSX_REFUSAL_NON_NUMERIC_SOURCE(message));
     auto held = hold(std::forward<X>(x));
     check_broadcast_to<rules_of_t<decltype(unwrap(held))>>(operation, unwrap(held).shape(), dest.shape());
     if constexpr (statically_shaped<Dest>) {

@@ -6,6 +6,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "../detail/refusals.hpp"
 #include "../expr/constraints.hpp"
 #include "../expr/expression.hpp"
 #include "../expr/ops.hpp"
@@ -21,7 +22,7 @@ concept writable =
 }  // namespace detail
 
 // The destination is the left operand of the node `dest op= x` builds, so the binary
-// operators' reasons apply, each with its deleted overload.
+// operators' reasons apply, each with its deleted overload (detail/refusals.hpp).
 // clang-format off
 #define BSX_COMPOUND_OPERATOR(SYMBOL, OP)                                                          \
     template <detail::writable D, class X>                                                         \
@@ -32,16 +33,16 @@ concept writable =
     }                                                                                              \
     template <detail::writable D, class X, class Why = detail::static_misfit_t<D, X>>              \
         requires(detail::forms_node<ops::OP, D, X> && detail::static_extents_misfit<D, X>)         \
-    void operator SYMBOL(D&&, X&&) = delete; /* bsx: static extents cannot be broadcast to the destination (Why names the axis, its extent and the right-hand side's) */ \
+    void BSX_REFUSAL_STATIC_MISFIT(operator) SYMBOL(D&&, X&&) = delete;                            \
     template <detail::writable D, class X>                                                         \
         requires detail::has_non_numeric_operand<D, X>                                             \
-    void operator SYMBOL(D&&, X&&) = delete; /* bsx: the right-hand side must be a bsx expression or an arithmetic scalar */ \
+    void BSX_REFUSAL_NON_NUMERIC_SOURCE(operator) SYMBOL(D&&, X&&) = delete;                       \
     template <detail::writable D, class X>                                                         \
         requires detail::needs_broadcast_dimensions<D, X>                                          \
-    void operator SYMBOL(D&&, X&&) = delete; /* bsx: under xla rules, operands of different rank need explicit broadcast dimensions (bsx::in_dims) */ \
+    void BSX_REFUSAL_XLA_RANKS(operator) SYMBOL(D&&, X&&) = delete;                                \
     template <detail::writable D, class X>                                                         \
         requires detail::rejects_element_types<ops::OP, D, X>                                      \
-    void operator SYMBOL(D&&, X&&) = delete; /* bsx: %= needs integral operands (bsx::mod or bsx::rem for floating point); &= |= ^= need integral or bool operands */
+    void BSX_REFUSAL_INTEGRAL_OPERANDS(operator) SYMBOL(D&&, X&&) = delete;
 // clang-format on
 BSX_COMPOUND_OPERATOR(+=, plus)
 BSX_COMPOUND_OPERATOR(-=, minus)

@@ -1,8 +1,8 @@
 // bsx/expr/constraints.hpp: what the operators, functions and array constructors ask of
 // their arguments in their signatures, with one concept for each reason to refuse. The
 // entry points select a deleted overload per reason, so `requires` and the type traits
-// answer false and the compiler quotes the line stating the reason, before anything is
-// instantiated.
+// answer false and the compiler quotes the reason (detail/refusals.hpp), before anything
+// is instantiated.
 #pragma once
 
 #include <concepts>

@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include "../detail/refusals.hpp"
 #include "../shape/broadcast_dims.hpp"
 #include "constraints.hpp"
 #include "map_node.hpp"
@@ -58,7 +59,7 @@ auto apply_with_dims(A&& a, B&& b, std::span<const index_t> dims) {
 /// `Op` applied element-wise to `Arity` broadcast operands, at least one an expression.
 /// Arguments that cannot form a node select a deleted overload, one per reason (see
 /// constraints.hpp), so `requires` sees the call as ill-formed and the compiler's note
-/// quotes the reason written on that line.
+/// quotes the reason, whose macro names the overload (detail/refusals.hpp).
 template <class Op, std::size_t Arity>
 struct elementwise_function {
     template <class... X>
@@ -69,16 +70,16 @@ struct elementwise_function {
     // clang-format off
     template <class... X, class Why = static_clash_t<X...>>
         requires(sizeof...(X) == Arity && clashes_statically<Op, X...>)
-    void operator()(X&&...) const = delete;  // bsx: static extents cannot be broadcast (Why names the axis and both extents)
+    void BSX_REFUSAL_STATIC_CLASH(operator)()(X&&...) const = delete;
     template <class... X>
         requires(sizeof...(X) == Arity && has_non_numeric_operand<X...>)
-    void operator()(X&&...) const = delete;  // bsx: every operand must be a bsx expression or an arithmetic scalar
+    void BSX_REFUSAL_NON_NUMERIC_OPERAND(operator)()(X&&...) const = delete;
     template <class... X>
         requires(sizeof...(X) == Arity && mixes_rule_sets<X...>)
-    void operator()(X&&...) const = delete;  // bsx: operands tagged with different rule sets (with_rules) cannot meet in one node
+    void BSX_REFUSAL_MIXED_RULE_SETS(operator)()(X&&...) const = delete;
     template <class... X>
         requires(sizeof...(X) == Arity && needs_broadcast_dimensions<X...>)
-    void operator()(X&&...) const = delete;  // bsx: under xla rules, operands of different rank need explicit broadcast dimensions (bsx::in_dims, or bsx::add(a, b, {dims}))
+    void BSX_REFUSAL_XLA_RANKS(operator)()(X&&...) const = delete;
     // clang-format on
 
     /// The XLA form, `bsx::add(a, b, {1})`: dims place the lower-rank operand.
@@ -93,14 +94,13 @@ struct elementwise_function {
         requires(Arity == 2 && operand<A> && operand<B> && involves_expression<A, B> && one_rule_set<A, B> &&
                  accepts_element_types<Op, A, B>)
     auto operator()(A&& a, B&& b, const std::array<index_t, K>& dims) const {
-        static_assert(K == std::min(operand_rank<A>(), operand_rank<B>()),
-                      "bsx: give one broadcast dimension per axis of the lower-rank operand");
+        static_assert(K == std::min(operand_rank<A>(), operand_rank<B>()), BSX_REFUSAL_DIMS_PER_AXIS(message));
         return apply_with_dims<Op>(std::forward<A>(a), std::forward<B>(b), std::span<const index_t>(dims));
     }
     // clang-format off
     template <class A, class B>
         requires(Arity == 2 && mixes_rule_sets<A, B>)
-    void operator()(A&&, B&&, std::initializer_list<index_t>) const = delete;  // bsx: operands tagged with different rule sets (with_rules) cannot meet in one node
+    void BSX_REFUSAL_MIXED_RULE_SETS(operator)()(A&&, B&&, std::initializer_list<index_t>) const = delete;
     // clang-format on
 };
 template <class Op>
@@ -180,17 +180,17 @@ auto map(F f, X&&... xs) {
 // clang-format off
 template <class F, class... X>
     requires detail::has_non_numeric_operand<X...>
-void map(F, X&&...) = delete;  // bsx: every operand must be a bsx expression or an arithmetic scalar
+void BSX_REFUSAL_NON_NUMERIC_OPERAND(map)(F, X&&...) = delete;
 template <class F, class... X>
     requires detail::mixes_rule_sets<X...>
-void map(F, X&&...) = delete;  // bsx: operands tagged with different rule sets (with_rules) cannot meet in one node
+void BSX_REFUSAL_MIXED_RULE_SETS(map)(F, X&&...) = delete;
 template <class F, class... X>
     requires detail::needs_broadcast_dimensions<X...>
-void map(F, X&&...) = delete;  // bsx: under xla rules, operands of different rank need explicit broadcast dimensions (bsx::in_dims)
+void BSX_REFUSAL_XLA_RANKS(map)(F, X&&...) = delete;
 template <class F, class... X, class Why = detail::static_clash_t<X...>>
     requires(detail::involves_expression<X...> && (operand<X> && ...) && detail::combinable<X...> &&
              detail::static_extents_clash<X...>)
-void map(F, X&&...) = delete;  // bsx: static extents cannot be broadcast (Why names the axis and both extents)
+void BSX_REFUSAL_STATIC_CLASH(map)(F, X&&...) = delete;
 // clang-format on
 
 /// Octave's name for a binary map.
@@ -203,17 +203,17 @@ auto bsxfun(F f, A&& a, B&& b) {
 // clang-format off
 template <class F, class A, class B>
     requires detail::has_non_numeric_operand<A, B>
-void bsxfun(F, A&&, B&&) = delete;  // bsx: every operand must be a bsx expression or an arithmetic scalar
+void BSX_REFUSAL_NON_NUMERIC_OPERAND(bsxfun)(F, A&&, B&&) = delete;
 template <class F, class A, class B>
     requires detail::mixes_rule_sets<A, B>
-void bsxfun(F, A&&, B&&) = delete;  // bsx: operands tagged with different rule sets (with_rules) cannot meet in one node
+void BSX_REFUSAL_MIXED_RULE_SETS(bsxfun)(F, A&&, B&&) = delete;
 template <class F, class A, class B>
     requires detail::needs_broadcast_dimensions<A, B>
-void bsxfun(F, A&&, B&&) = delete;  // bsx: under xla rules, operands of different rank need explicit broadcast dimensions (bsx::in_dims)
+void BSX_REFUSAL_XLA_RANKS(bsxfun)(F, A&&, B&&) = delete;
 template <class F, class A, class B, class Why = detail::static_clash_t<A, B>>
     requires(detail::involves_expression<A, B> && operand<A> && operand<B> && detail::combinable<A, B> &&
              detail::static_extents_clash<A, B>)
-void bsxfun(F, A&&, B&&) = delete;  // bsx: static extents cannot be broadcast (Why names the axis and both extents)
+void BSX_REFUSAL_STATIC_CLASH(bsxfun)(F, A&&, B&&) = delete;
 // clang-format on
 
 }  // namespace bsx

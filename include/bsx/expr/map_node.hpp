@@ -14,6 +14,7 @@
 #include <boost/hana/tuple.hpp>
 #include <boost/hana/unpack.hpp>
 
+#include "../detail/refusals.hpp"
 #include "operand.hpp"
 #include "../shape/rules.hpp"
 #include "expression.hpp"
@@ -44,14 +45,16 @@ private:
     // The children's static shapes broadcast by the run-time rule (shape/static_shape.hpp).
     static constexpr auto static_result =
         detail::static_broadcast<rules>(detail::static_extents_of<detail::unwrapped_t<Held>>()...);
-    static_assert(!static_result.clashes(), "bsx: static extents cannot be broadcast");
+    static_assert(!static_result.clashes(), BSX_REFUSAL_STATIC_CLASH(message));
 
 public:
     static constexpr shape_t<rank> static_extents = static_result.shape;
 
     template <class... X>
     explicit map_node(Op op, X&&... operands)
-        : op_(std::move(op)), children_(std::forward<X>(operands)...), shape_(broadcast_children()) {}
+        : op_(std::move(op)), children_(std::forward<X>(operands)...), shape_(broadcast_children()) {
+        static_assert(detail::expression_node<map_node>, BSX_REFUSAL_NODE_PROTOCOL(message));
+    }
 
     const shape_t<rank>& shape() const noexcept { return shape_; }
     const Op& op() const noexcept { return op_; }
@@ -107,12 +110,11 @@ namespace detail {
 template <class Op, class... X>
 auto make_node(Op op, X&&... xs) {
     if constexpr (!(operand<X> && ...)) {
-        static_assert((operand<X> && ...), "bsx: every operand must be a bsx expression or an arithmetic scalar");
+        static_assert((operand<X> && ...), BSX_REFUSAL_NON_NUMERIC_OPERAND(message));
     } else if constexpr (!one_rule_set<X...>) {
-        static_assert(one_rule_set<X...>,
-                      "bsx: operands tagged with different rule sets (with_rules) cannot meet in one node");
+        static_assert(one_rule_set<X...>, BSX_REFUSAL_MIXED_RULE_SETS(message));
     } else if constexpr (!ranks_align<X...>) {
-        static_assert(ranks_align<X...>, BSX_XLA_RANKS_MESSAGE);
+        static_assert(ranks_align<X...>, BSX_REFUSAL_XLA_RANKS(message));
     } else {
         return map_node<Op, held_t<X>...>(std::move(op), hold(std::forward<X>(xs))...);
     }

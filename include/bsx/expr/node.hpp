@@ -1,15 +1,25 @@
-// bsx/expr/node.hpp: the node protocol, the members every lazy node kind has, and
-// node_base, which writes the members derived from the others once (size, extent,
-// operator()).
+// bsx/expr/node.hpp: the node protocol, the members every lazy node kind has (the
+// concept detail::expression_node), and node_base, which writes the members derived
+// from the others once (size, extent, operator()).
 #pragma once
 
 #include <concepts>
 #include <cstddef>
+#include <type_traits>
 #include <utility>
+
+#include <boost/hana/fwd/tuple.hpp>
 
 #include "../shape/shape.hpp"
 
 namespace bsx {
+
+namespace detail {
+
+template <class T>
+struct is_hana_tuple : std::false_type {};
+template <class... T>
+struct is_hana_tuple<boost::hana::tuple<T...>> : std::true_type {};
 
 /// The node protocol. A node kind N (map_node, placed_node, rules_tagged, reduce_node,
 /// scalar) declares
@@ -25,6 +35,22 @@ namespace bsx {
 /// `operator()(i...)` and marks N as a bsx expression. Evaluation finds how to bind N in
 /// its specialization of detail::binder (eval/evaluator.hpp): a new kind is one node
 /// type plus one binder.
+/// The constructors of map_node, unary_node and scalar assert this concept, so a kind that
+/// lacks a member fails where it is built, with one message. node_base cannot: the MPI
+/// module's leaves derive from it to be expressions, and have no children.
+template <class N>
+concept expression_node = requires(const N& n, const shape_t<N::rank>& index) {
+    typename N::value_type;
+    typename N::rules_tag;
+    { N::static_extents } -> std::convertible_to<shape_t<N::rank>>;
+    { n.shape() } -> std::convertible_to<shape_t<N::rank>>;
+    { n.element(index) } -> std::convertible_to<typename N::value_type>;
+    requires is_hana_tuple<std::remove_cvref_t<decltype(n.children())>>::value;
+};
+
+}  // namespace detail
+
+/// The members of a node kind derived from the others (detail::expression_node), written once.
 template <class Derived>
 class node_base {
 public:

@@ -6,6 +6,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "../detail/refusals.hpp"
 #include "constraints.hpp"
 #include "map_node.hpp"
 #include "ops.hpp"
@@ -14,7 +15,7 @@ namespace bsx {
 
 // Arguments that cannot form a node select a deleted overload, one per reason (see
 // constraints.hpp), so `requires` sees the call as ill-formed and the compiler's note
-// quotes the reason written on that line.
+// quotes the reason, whose macro names the overload (detail/refusals.hpp).
 // clang-format off
 #define BSX_UNARY_OPERATOR(SYMBOL, OP)                                                                        \
     template <expression X>                                                                                   \
@@ -24,7 +25,7 @@ namespace bsx {
     }                                                                                                         \
     template <expression X>                                                                                   \
         requires(!detail::accepts_element_types<ops::OP, X>)                                                 \
-    void operator SYMBOL(X&&) = delete; /* bsx: operator~ needs integral or bool operands */
+    void BSX_REFUSAL_INTEGRAL_OPERANDS(operator) SYMBOL(X&&) = delete;
 // clang-format on
 BSX_UNARY_OPERATOR(+, unary_plus)
 BSX_UNARY_OPERATOR(-, negate)
@@ -41,19 +42,19 @@ BSX_UNARY_OPERATOR(~, bit_not)
     }                                                                                                         \
     template <class A, class B, class Why = detail::static_clash_t<A, B>>                                     \
         requires detail::clashes_statically<ops::OP, A, B>                                                    \
-    void operator SYMBOL(A&&, B&&) = delete; /* bsx: static extents cannot be broadcast (Why names the axis and both extents) */ \
+    void BSX_REFUSAL_STATIC_CLASH(operator) SYMBOL(A&&, B&&) = delete;                                        \
     template <class A, class B>                                                                               \
         requires detail::has_non_numeric_operand<A, B>                                                        \
-    void operator SYMBOL(A&&, B&&) = delete; /* bsx: every operand must be a bsx expression or an arithmetic scalar */ \
+    void BSX_REFUSAL_NON_NUMERIC_OPERAND(operator) SYMBOL(A&&, B&&) = delete;                                 \
     template <class A, class B>                                                                               \
         requires detail::mixes_rule_sets<A, B>                                                                \
-    void operator SYMBOL(A&&, B&&) = delete; /* bsx: operands tagged with different rule sets (with_rules) cannot meet in one node */ \
+    void BSX_REFUSAL_MIXED_RULE_SETS(operator) SYMBOL(A&&, B&&) = delete;                                     \
     template <class A, class B>                                                                               \
         requires detail::needs_broadcast_dimensions<A, B>                                                     \
-    void operator SYMBOL(A&&, B&&) = delete; /* bsx: under xla rules, operands of different rank need explicit broadcast dimensions (bsx::in_dims, or bsx::add(a, b, {dims})) */ \
+    void BSX_REFUSAL_XLA_RANKS(operator) SYMBOL(A&&, B&&) = delete;                                           \
     template <class A, class B>                                                                               \
         requires detail::rejects_element_types<ops::OP, A, B>                                                 \
-    void operator SYMBOL(A&&, B&&) = delete; /* bsx: operator% needs integral operands (bsx::mod or bsx::rem for floating point); & | ^ need integral or bool operands */
+    void BSX_REFUSAL_INTEGRAL_OPERANDS(operator) SYMBOL(A&&, B&&) = delete;
 // clang-format on
 BSX_BINARY_OPERATOR(+, plus)
 BSX_BINARY_OPERATOR(-, minus)

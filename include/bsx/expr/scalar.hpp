@@ -6,6 +6,7 @@
 
 #include <boost/hana/tuple.hpp>
 
+#include "../detail/refusals.hpp"
 #include "../shape/shape.hpp"
 #include "node.hpp"
 
@@ -20,7 +21,9 @@ struct scalar : node_base<scalar<T>> {
 
     T value;
 
-    constexpr scalar(T v) noexcept : value(v) {}
+    constexpr scalar(T v) noexcept : value(v) {
+        static_assert(detail::expression_node<scalar>, BSX_REFUSAL_NODE_PROTOCOL(message));
+    }
 
     static constexpr shape_t<0> shape() noexcept { return {}; }
     constexpr T element(const shape_t<0>&) const noexcept { return value; }

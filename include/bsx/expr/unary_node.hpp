@@ -8,6 +8,7 @@
 #include <boost/hana/at.hpp>
 #include <boost/hana/tuple.hpp>
 
+#include "../detail/refusals.hpp"
 #include "operand.hpp"
 #include "node.hpp"
 
@@ -24,7 +25,9 @@ public:
     const boost::hana::tuple<Held>& children() const noexcept { return children_; }
 
 protected:
-    explicit unary_node(Held held) : children_(std::move(held)) {}
+    explicit unary_node(Held held) : children_(std::move(held)) {
+        static_assert(detail::expression_node<Derived>, BSX_REFUSAL_NODE_PROTOCOL(message));
+    }
 
 private:
     boost::hana::tuple<Held> children_;

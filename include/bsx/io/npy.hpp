@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "../array.hpp"
+#include "../detail/refusals.hpp"
 #include "../expr/expression.hpp"
 #include "../factories.hpp"
 #include "../view/permute.hpp"
@@ -247,9 +248,7 @@ void write_npy_elements(std::ostream& out, const T* p, std::size_t n) {
 template <expression E>
 void save_npy(const std::filesystem::path& path, const E& x) {
     using T = value_type_t<E>;
-    static_assert(detail::npy_element<T>,
-                  "bsx: save_npy: the element type has no .npy dtype (bool, int8..int64, uint8..uint64, float, "
-                  "double)");
+    static_assert(detail::npy_element<T>, BSX_REFUSAL_NPY_DTYPE(message));
     constexpr std::size_t N = rank_v<E>;
     const auto evaluated = [&]() -> decltype(auto) {
         if constexpr (std::is_same_v<std::remove_cvref_t<E>, array<T, N>>)
@@ -411,9 +410,7 @@ void read_npy_elements(std::istream& in, T* out, std::uint64_t n, bool swap, std
 /// file's size.
 template <class T, std::size_t N>
 array<T, N> load_npy(const std::filesystem::path& path) {
-    static_assert(detail::npy_element<T>,
-                  "bsx: load_npy: the element type has no .npy dtype (bool, int8..int64, uint8..uint64, float, "
-                  "double)");
+    static_assert(detail::npy_element<T>, BSX_REFUSAL_NPY_DTYPE(message));
     const auto fail = [&](const std::string& what) { detail::npy_fail("load_npy", path, what); };
     std::ifstream in;
     const auto layout = detail::read_npy_layout<T, N>(in, path, fail);

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "../detail/refusals.hpp"
 #include "broadcast_error.hpp"
 #include "shape.hpp"
 
@@ -75,11 +76,6 @@ constexpr index_t broadcast_extent(index_t ea, index_t eb) noexcept {
     return -1;
 }
 
-// A macro because static_assert messages must be string literals in C++20.
-#define BSX_XLA_RANKS_MESSAGE                                                              \
-    "bsx: under xla rules, operands of different rank need explicit broadcast dimensions " \
-    "(bsx::in_dims, or the XLA form such as bsx::add(a, b, {dims}))"
-
 /// The error of broadcast_pair; out of line, and one function for every rule set and
 /// rank, so that the check itself stays small enough to inline (every expression node
 /// runs it, at construction and at evaluation).
@@ -126,7 +122,7 @@ constexpr index_t broadcast_extent(index_t ea, index_t eb) noexcept {
 template <class Rules, std::size_t A, std::size_t B>
 shape_t<std::max(A, B)> broadcast_pair(std::string_view operation, const shape_t<A>& sa, const shape_t<B>& sb) {
     constexpr std::size_t R = std::max(A, B);
-    static_assert(Rules::aligns(std::min(A, B), R), BSX_XLA_RANKS_MESSAGE);
+    static_assert(Rules::aligns(std::min(A, B), R), BSX_REFUSAL_XLA_RANKS(message));
     shape_t<R> out{};
     for (std::size_t axis = 0; axis < R; ++axis) {
         const index_t ea = aligned_extent<Rules, R>(sa, axis);
@@ -144,7 +140,7 @@ shape_t<std::max(A, B)> broadcast_pair(std::string_view operation, const shape_t
 template <class Rules, std::size_t... N>
 shape_t<std::max({N...})> broadcast_many(std::string_view operation, const shape_t<N>&... shapes) {
     constexpr std::size_t R = std::max({N...});
-    static_assert((Rules::aligns(N, R) && ...), BSX_XLA_RANKS_MESSAGE);
+    static_assert((Rules::aligns(N, R) && ...), BSX_REFUSAL_XLA_RANKS(message));
     shape_t<R> out;
     out.fill(1);
     std::array<std::size_t, R> owner{};  // the operand that set out[axis]
@@ -179,7 +175,7 @@ shape_t<std::max({N...})> broadcast_many(std::string_view operation, const shape
 template <class Rules, std::size_t S, std::size_t D>
 void check_broadcast_to(std::string_view operation, const shape_t<S>& src, const shape_t<D>& dest) {
     static_assert(S <= D, "bsx: the rank of the expression exceeds the rank of the destination");
-    static_assert(Rules::aligns(S, D), BSX_XLA_RANKS_MESSAGE);
+    static_assert(Rules::aligns(S, D), BSX_REFUSAL_XLA_RANKS(message));
     for (std::size_t axis = 0; axis < D; ++axis) {
         const index_t e = aligned_extent<Rules, D>(src, axis);
         if (e != 1 && e != dest[axis]) throw_not_broadcastable_to(operation, Rules::name, src, dest, axis, e);

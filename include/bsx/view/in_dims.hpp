@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "../detail/refusals.hpp"
 #include "../expr/placed_node.hpp"
 #include "../shape/broadcast_dims.hpp"
 #include "../shape/rules.hpp"
@@ -76,7 +77,7 @@ auto in_dims(X&& x, std::span<const index_t> dims) {
 }
 template <std::size_t R, operand X, std::size_t K>
 auto in_dims(X&& x, const std::array<index_t, K>& dims) {
-    static_assert(K == detail::operand_rank<X>(), "bsx: in_dims needs one broadcast dimension per operand axis");
+    static_assert(K == detail::operand_rank<X>(), BSX_REFUSAL_DIMS_PER_AXIS(message));
     return detail::in_dims_for<R>("in_dims", std::forward<X>(x), std::span<const index_t>(dims));
 }
 
@@ -91,8 +92,7 @@ auto broadcast_in_dim(X&& x, const index_t (&shape)[M], std::initializer_list<in
 }
 template <operand X, std::size_t M, std::size_t K>
 auto broadcast_in_dim(X&& x, const shape_t<M>& shape, const std::array<index_t, K>& dims) {
-    static_assert(K == detail::operand_rank<X>(),
-                  "bsx: broadcast_in_dim needs one broadcast dimension per operand axis");
+    static_assert(K == detail::operand_rank<X>(), BSX_REFUSAL_DIMS_PER_AXIS(message));
     return detail::broadcast_in_dim_for(std::forward<X>(x), shape, std::span<const index_t>(dims));
 }
 

@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "../detail/refusals.hpp"
 #include "../expr/expression.hpp"
 #include "../expr/operand.hpp"
 #include "../fwd.hpp"
@@ -47,14 +48,14 @@ public:
         return assign(std::forward<X>(x));
     }
     // Misuse selects a deleted overload: std::is_assignable is false, and the compiler
-    // quotes the reason on its line.
+    // quotes the reason (detail/refusals.hpp).
     // clang-format off
     template <class X>
         requires(!std::is_same_v<std::remove_cvref_t<X>, strided_view> && std::is_const_v<T>)
-    strided_view& operator=(X&&) = delete;  // bsx: cannot assign through a view of const elements
+    strided_view& BSX_REFUSAL_CONST_VIEW(operator)=(X&&) = delete;
     template <class X>
         requires(!operand<X> && !std::is_const_v<T>)
-    strided_view& operator=(X&&) = delete;  // bsx: the right-hand side must be a bsx expression or an arithmetic scalar
+    strided_view& BSX_REFUSAL_NON_NUMERIC_SOURCE(operator)=(X&&) = delete;
     // clang-format on
 
     T* data() const noexcept { return data_; }
