@@ -17,6 +17,7 @@
 #include "../expr/static_extents.hpp"
 #include "../expr/unary_node.hpp"
 #include "../expr/with_rules.hpp"
+#include "custom_reduction.hpp"
 
 namespace bsx {
 
@@ -95,7 +96,10 @@ struct binder<reduce_node<Op, Held, KeepDims>> : binder_defaults {
         check_not_resized(e);
         auto [result, first] = make_line_aligned_buffer<V>(std::size_t(e.size()));
         static_assert(std::is_same_v<V, reduced_t<Op, decltype(e.operand())>>);
-        reduce_expression<Op>(e.operand(), e.reduced_axis(), first, false);
+        if constexpr (custom_reduction<Op, unwrapped_t<Held>>)
+            bsx_reduce(Op{}, e.operand(), e.reduced_axis(), first, false);
+        else
+            reduce_expression<Op>(e.operand(), e.reduced_axis(), first, false);
         const auto strides = contiguous_strides(e.shape());
         leaf_evaluator<V, D> ev;
         ev.base = first + offset_through(strides, map);
@@ -114,7 +118,10 @@ struct binder<reduce_node<Op, Held, KeepDims>> : binder_defaults {
         } else {
             if (e.shape() != shape || !is_contiguous(shape, strides)) return false;
             check_not_resized(e);
-            reduce_expression<Op>(e.operand(), e.reduced_axis(), data, true);
+            if constexpr (custom_reduction<Op, unwrapped_t<Held>>)
+                bsx_reduce(Op{}, e.operand(), e.reduced_axis(), data, true);
+            else
+                reduce_expression<Op>(e.operand(), e.reduced_axis(), data, true);
             return true;
         }
     }
