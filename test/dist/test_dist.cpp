@@ -9,6 +9,7 @@
 #define BOOST_TEST_NO_MAIN
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -300,6 +301,185 @@ BOOST_AUTO_TEST_CASE(whole_reductions_of_element_wise_expressions_combine_chunk_
     const auto empty = bsx::dist::scatter(bsx::array<double, 2>(bsx::shape_t<2>{0, 3}));
     BOOST_TEST(bsx::dist::sum(empty) == 0.0);
     BOOST_CHECK_THROW(bsx::dist::min(empty), std::invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(bsx_reductions_of_distributed_expressions_have_the_bits_of_one_process) {
+    // 100 x 70: several blocks of the fixed plan, which straddle the ranks' rows.
+    const auto ga = random_array<2>({100, 70}, 110);
+    const auto row = random_array<2>({1, 70}, 111);
+    const auto a = bsx::dist::scatter(ga);
+    // Near 1: the product of 7000 of them stays finite, and its rounding shows the tree.
+    const bsx::array<double, 2> gp = 1.0 + ga / 5000.0;
+    const auto p = bsx::dist::scatter(gp);
+    // Whole: the same value on every rank, with replicated operands and scalars mixed in.
+    BOOST_TEST(same_bits(bsx::sum(a), bsx::sum(ga)));
+    BOOST_TEST(same_bits(bsx::prod(p), bsx::prod(gp)));
+    BOOST_TEST(same_bits(bsx::mean(a * row + 1.0), bsx::mean(ga * row + 1.0)));
+    BOOST_TEST(same_bits(bsx::min(a), bsx::min(ga)));
+    BOOST_TEST(same_bits(bsx::max(a - row), bsx::max(ga - row)));
+    BOOST_TEST((bsx::all(a >= -50.0) && !bsx::all(a > 0.0)));
+    BOOST_TEST((bsx::any(a > 49.9) == bsx::any(ga > 49.9) && !bsx::any(a > 50.0)));
+    // Along an axis, for each reduction: axis 0 gives an ordinary array on every rank; along
+    // axis 1 the result stays distributed, each rank reducing its own rows without a message.
+    const auto along = [](const auto& f, const auto& x, const auto& gx) {
+        using V = bsx::value_type_t<decltype(f(gx, bsx::axis(0)))>;
+        const bsx::array<V, 1> columns = f(x, bsx::axis(0));
+        BOOST_TEST(same_bits(columns, bsx::array<V, 1>(f(gx, bsx::axis(0)))));
+        const auto before = bsx::dist::bytes_communicated();
+        const bsx::dist::array<V, 1> rows = f(x, bsx::axis(1));
+        BOOST_TEST(bsx::dist::bytes_communicated() == before);
+        const bsx::array<V, 1> expect = f(gx, bsx::axis(-1));
+        BOOST_TEST(same_bits(whole(rows), expect));
+        // Evaluated into an ordinary array instead, the rows' results are all-gathered.
+        BOOST_TEST(same_bits(bsx::array<V, 1>(f(x, bsx::axis(-1))), expect));
+    };
+    along(bsx::sum, a, ga);
+    along(bsx::prod, p, gp);
+    along(bsx::mean, a * row, ga * row);
+    along(bsx::min, a, ga);
+    along(bsx::max, a - 1.0, ga - 1.0);
+    along(bsx::all, a > -45.0, ga > -45.0);
+    along(bsx::any, a > 45.0, ga > 45.0);
+    BOOST_TEST(same_bits(bsx::dist::prod(p, bsx::axis(1)), bsx::array<double, 1>(bsx::prod(gp, bsx::axis(1)))));
+    // Float sums round at every step: the order of the tree shows in the bits.
+    const bsx::array<float, 2> gf = ga * 1e3;
+    const auto f = bsx::dist::scatter(gf);
+    BOOST_TEST(same_bits(bsx::sum(f), bsx::sum(gf)));
+    along(bsx::sum, f, gf);
+    // Inside larger expressions: an ordinary one (the reduction is computed once, then
+    // read), a distributed one (along axis 1 each rank's rows, along axis 0 the whole
+    // result, broadcast), and reductions of reductions.
+    const auto vec = random_array<1>({70}, 112);
+    const bsx::array<double, 1> scaled = bsx::sum(a, bsx::axis(0)) * 2.0 + vec;
+    BOOST_TEST(same_bits(scaled, bsx::array<double, 1>(bsx::sum(ga, bsx::axis(0)) * 2.0 + vec)));
+    bsx::dist::array<double, 2> d({100, 70});
+    const auto before = bsx::dist::bytes_communicated();
+    d = a - bsx::mean(a, bsx::axis(1), bsx::keepdims);
+    BOOST_TEST(bsx::dist::bytes_communicated() == before);
+    BOOST_TEST(same_bits(whole(d), bsx::array<double, 2>(ga - bsx::mean(ga, bsx::axis(1), bsx::keepdims))));
+    d = a / bsx::max(bsx::abs(a), bsx::axis(0), bsx::keepdims) + row;
+    BOOST_TEST(
+        same_bits(whole(d), bsx::array<double, 2>(ga / bsx::max(bsx::abs(ga), bsx::axis(0), bsx::keepdims) + row)));
+    BOOST_TEST(same_bits(bsx::sum(bsx::sum(a, bsx::axis(1))), bsx::sum(bsx::sum(ga, bsx::axis(1)))));
+    BOOST_TEST(
+        same_bits(bsx::array<double, 1>(bsx::max(a - bsx::mean(a, bsx::axis(0), bsx::keepdims), bsx::axis(0))),
+                  bsx::array<double, 1>(bsx::max(ga - bsx::mean(ga, bsx::axis(0), bsx::keepdims), bsx::axis(0)))));
+    BOOST_TEST(same_bits(bsx::mean(a * bsx::sum(a, bsx::axis(1), bsx::keepdims)),
+                         bsx::mean(ga * bsx::sum(ga, bsx::axis(1), bsx::keepdims))));
+    // The destination read by the reduction written into it: every output reads all of c,
+    // which must be read as it was before (the gathered path, through a row).
+    bsx::array<double, 1> c = vec, gc = vec;
+    c = bsx::sum(bsx::in_dims<2>(c, {0}) * a.row(3), bsx::axis(0));
+    gc = bsx::sum(bsx::in_dims<2>(gc, {0}) * ga.row(3), bsx::axis(0));
+    BOOST_TEST(same_bits(c, gc));
+    c = bsx::sum(a * c, bsx::axis(0));
+    gc = bsx::sum(ga * gc, bsx::axis(0));
+    BOOST_TEST(same_bits(c, gc));
+    // Rank 3: along axes 1 and 2 the result keeps the split axis 0.
+    const auto g3 = random_array<3>({30, 4, 5}, 113);
+    const auto d3 = bsx::dist::scatter(g3);
+    const bsx::array<double, 2> over_rows = bsx::sum(d3, bsx::axis(0));
+    BOOST_TEST(same_bits(over_rows, bsx::array<double, 2>(bsx::sum(g3, bsx::axis(0)))));
+    const bsx::dist::array<double, 2> over_columns = bsx::mean(d3, bsx::axis(-2));
+    BOOST_TEST(same_bits(whole(over_columns), bsx::array<double, 2>(bsx::mean(g3, bsx::axis(1)))));
+    const bsx::dist::array<double, 3> kept = bsx::min(d3, bsx::axis(2), bsx::keepdims);
+    BOOST_TEST(same_bits(whole(kept), bsx::array<double, 3>(bsx::min(g3, bsx::axis(2), bsx::keepdims))));
+    // Rows, columns and rank-1 arrays.
+    BOOST_TEST(same_bits(bsx::sum(a.row(57)), bsx::sum(ga.row(57))));
+    BOOST_TEST(same_bits(bsx::prod(p.col(3)), bsx::prod(gp.col(3))));
+    const bsx::array<double, 1> row_sums = bsx::sum(a.row(5), bsx::axis(0));
+    BOOST_TEST(same_bits(row_sums, bsx::array<double, 1>(bsx::sum(ga.row(5), bsx::axis(0)))));
+    const bsx::dist::array<double, 1> column = bsx::max(a.col(3), bsx::axis(1));
+    BOOST_TEST(same_bits(whole(column), bsx::array<double, 1>(bsx::max(ga.col(3), bsx::axis(1)))));
+    const auto gv = random_array<1>({11}, 114);
+    const auto v = bsx::dist::scatter(gv);
+    BOOST_TEST(same_bits(bsx::mean(v), bsx::mean(gv)));
+    const bsx::array<double, 0> total = bsx::sum(v, bsx::axis(0));
+    BOOST_TEST(same_bits(total, bsx::array<double, 0>(bsx::sum(gv, bsx::axis(0)))));
+}
+
+BOOST_AUTO_TEST_CASE(bsx_reductions_of_distributed_integers_match_plain_loops) {
+    // 37 x 5 values in [-20, 20], and 37 x 5 in {1, 2, 3} whose product wraps modulo 2^64.
+    const bsx::index_t m = 37, n = 5;
+    bsx::array<int, 2> gi(bsx::shape_t<2>{m, n}), gs(bsx::shape_t<2>{m, n});
+    for (bsx::index_t i = 0; i < m; ++i)
+        for (bsx::index_t j = 0; j < n; ++j) {
+            gi(i, j) = int((i * 7 + j * 13) % 41) - 20;
+            gs(i, j) = int(1 + (i + 2 * j) % 3);
+        }
+    const auto di = bsx::dist::scatter(gi), ds = bsx::dist::scatter(gs);
+    std::int64_t total = 0;
+    std::uint64_t product = 1;
+    int lo = gi(0, 0), hi = gi(0, 0);
+    bsx::array<std::int64_t, 1> column_sums(bsx::shape_t<1>{n}, 0), row_sums(bsx::shape_t<1>{m}, 0);
+    bsx::array<std::int64_t, 1> column_products(bsx::shape_t<1>{n}, 1), row_products(bsx::shape_t<1>{m}, 1);
+    bsx::array<int, 1> column_min(bsx::shape_t<1>{n}, 20), row_max(bsx::shape_t<1>{m}, -20);
+    bsx::array<bool, 1> column_all(bsx::shape_t<1>{n}, true), row_any(bsx::shape_t<1>{m}, false);
+    const auto times = [](std::int64_t x, int y) { return std::int64_t(std::uint64_t(x) * std::uint64_t(y)); };
+    for (bsx::index_t i = 0; i < m; ++i)
+        for (bsx::index_t j = 0; j < n; ++j) {
+            const int x = gi(i, j);
+            total += x;
+            product *= std::uint64_t(gs(i, j));
+            lo = std::min(lo, x);
+            hi = std::max(hi, x);
+            column_sums(j) += x;
+            row_sums(i) += x;
+            column_products(j) = times(column_products(j), gs(i, j));
+            row_products(i) = times(row_products(i), gs(i, j));
+            column_min(j) = std::min(column_min(j), x);
+            row_max(i) = std::max(row_max(i), x);
+            column_all(j) = column_all(j) && x != 0;
+            row_any(i) = row_any(i) || x > 15;
+        }
+    BOOST_TEST(bsx::sum(di) == total);
+    BOOST_TEST(bsx::prod(ds) == std::int64_t(product));
+    BOOST_TEST(same_bits(bsx::mean(di), double(total) / double(m * n)));  // an exact sum, one division
+    BOOST_TEST(bsx::min(di) == lo);
+    BOOST_TEST(bsx::max(di) == hi);
+    BOOST_TEST(bsx::all(di != 0) == bsx::all(column_all));
+    BOOST_TEST(bsx::any(di > 15) == bsx::any(row_any));
+    // Axis 0: ordinary arrays on every rank.
+    BOOST_TEST(same_bits(bsx::array<std::int64_t, 1>(bsx::sum(di, bsx::axis(0))), column_sums));
+    BOOST_TEST(same_bits(bsx::array<std::int64_t, 1>(bsx::prod(ds, bsx::axis(0))), column_products));
+    BOOST_TEST(same_bits(bsx::array<int, 1>(bsx::min(di, bsx::axis(0))), column_min));
+    BOOST_TEST(same_bits(bsx::array<bool, 1>(bsx::all(di, bsx::axis(0))), column_all));
+    bsx::array<double, 1> column_means = bsx::mean(di, bsx::axis(0));
+    for (bsx::index_t j = 0; j < n; ++j) BOOST_TEST(same_bits(column_means(j), double(column_sums(j)) / double(m)));
+    // Axis 1: distributed; each rank holds its rows' results.
+    const bsx::dist::array<std::int64_t, 1> sums = bsx::sum(di, bsx::axis(1)), products = bsx::prod(ds, bsx::axis(1));
+    const bsx::dist::array<int, 1> maxima = bsx::max(di, bsx::axis(1));
+    const bsx::dist::array<bool, 1> some = bsx::any(di > 15, bsx::axis(1));
+    BOOST_TEST(sums.offset() == di.offset());
+    BOOST_TEST(sums.local_rows() == di.local_rows());
+    BOOST_TEST(same_bits(whole(sums), row_sums));
+    BOOST_TEST(same_bits(whole(products), row_products));
+    BOOST_TEST(same_bits(whole(maxima), row_max));
+    BOOST_TEST(same_bits(whole(some), row_any));
+}
+
+BOOST_AUTO_TEST_CASE(bsx_reductions_of_distributed_expressions_raise_errors_on_every_rank) {
+    const auto a = bsx::dist::scatter(random_array<2>({6, 6}, 120));
+    const auto empty = bsx::dist::scatter(bsx::array<double, 2>(bsx::shape_t<2>{0, 3}));
+    BOOST_TEST(bsx::sum(empty) == 0.0);
+    BOOST_TEST(std::isnan(bsx::mean(empty)));
+    const auto thrown = [](const auto& f, const std::string& what) {
+        bool caught = false;
+        try {
+            f();
+        } catch (const std::exception& e) {
+            caught = std::string(e.what()).find(what) != std::string::npos;
+        }
+        return everywhere(caught);
+    };
+    BOOST_TEST(thrown([&] { (void)bsx::min(empty); }, "no elements"));
+    BOOST_TEST(thrown([&] { (void)bsx::max(empty, bsx::axis(0)); }, "is empty"));
+    BOOST_TEST(thrown([&] { (void)bsx::sum(a, bsx::axis(2)); }, "out of range"));
+    // Along axis 1 the (6,) result is split along its axis 0, which NumPy's rules put on
+    // the destination's axis 1.
+    bsx::dist::array<double, 2> d({6, 6});
+    BOOST_TEST(thrown([&] { d = a + bsx::sum(a, bsx::axis(1)); }, "axis 0"));
+    BOOST_TEST(everywhere(true));  // every rank is still in step
 }
 
 BOOST_AUTO_TEST_CASE(errors_are_raised_on_every_rank) {

@@ -26,6 +26,9 @@ namespace detail {
 template <class T, std::size_t N, class X>
 void assign(array<T, N>& d, X&& x);
 
+template <class E>
+constexpr bool reads_distributed() noexcept;  // tree.hpp
+
 /// Line k of a rank-2 distributed array along Axis: row k as a (1, n) operand (Axis 0),
 /// fetched by a broadcast from its owner when an expression that reads it is evaluated;
 /// column k as an (m, 1) operand (Axis 1), which each rank reads from its own rows.
@@ -81,10 +84,13 @@ public:
           shape_(shape),
           block_(detail::block_of(shape[0], detail::size_of(comm), detail::rank_in(comm))),
           local_(local_shape(), value) {}
-    /// The value of a (distributed) expression of rank N, split over `comm`.
+    /// The value of an expression of rank N, split over `comm`. Implicit for one that reads
+    /// distributed arrays (`dist::array<double, 1> r = bsx::sum(d, bsx::axis(1));`); a
+    /// replicated one is distributed only when asked.
     template <expression X>
         requires(!std::same_as<std::remove_cvref_t<X>, array> && rank_v<X> == N)
-    explicit array(const X& x, MPI_Comm comm = MPI_COMM_WORLD) : array(x.shape(), comm) {
+    explicit(!detail::reads_distributed<X>()) array(const X& x, MPI_Comm comm = MPI_COMM_WORLD)
+        : array(x.shape(), comm) {
         detail::assign(*this, x);
     }
     array(const array&) = default;

@@ -100,6 +100,28 @@ struct local_rows_policy {
         check_communicator(v.source().comm(), comm);
         return replicated(fetch_row(v), axis);
     }
+    /// A reduction along a split operand's axis 0 is the same on every rank: replicated.
+    /// Along another axis its rows are the operand's, so this rank reduces its own (with the
+    /// ordinary reduction, as one process reduces them) and communicates nothing.
+    template <class Op, class Held, bool KeepDims>
+    auto reduction(const reduce_node<Op, Held, KeepDims>& e, std::size_t axis) const {
+        constexpr std::size_t R = rank_v<reduce_node<Op, Held, KeepDims>>;
+        const std::size_t k = e.reduced_axis();
+        if constexpr (R > 0) {
+            if (k != 0 && split_along_rows(e.operand())) {
+                bsx::detail::check_not_resized(e);
+                // The operand's axis at the node's `axis`; its leaves check that it is 0.
+                const std::size_t at = !KeepDims && axis != no_axis && axis >= k ? axis + 1 : axis;
+                const auto local = rewrite(e.operand(), *this, at);
+                shape_t<R> shape = e.shape();
+                shape[0] = block.rows;
+                bsx::array<value_type_t<reduce_node<Op, Held, KeepDims>>, R> mine(shape);
+                bsx::detail::reduce_expression<Op>(bsx::detail::unwrap(local), k, mine.data(), false);
+                return replicated(std::move(mine), no_axis);  // already this rank's rows: placed as they are
+            }
+        }
+        return replicated(whole_result(e), axis);
+    }
 };
 
 /// Expression e restricted to this rank's block of the rows of a destination of shape
@@ -116,10 +138,12 @@ void assign(array<T, N>& d, X&& x) {
     static_assert(operand<X>, BSX_REFUSAL_NON_NUMERIC_SOURCE(message));
     const auto held = bsx::detail::hold(std::forward<X>(x));
     const auto& e = bsx::detail::unwrap(held);
-    bsx::detail::check_broadcast_to<rules_of_t<decltype(e)>>("operator=", e.shape(), d.shape());
-    const auto local = restrict_to_rows(e, d.shape(), d.comm());
-    auto& out = d.local();
-    bsx::detail::assign_broadcast(out.data(), out.shape(), out.strides(), bsx::detail::unwrap(local));
+    if constexpr (check_rewritable<std::remove_cvref_t<decltype(e)>>()) {
+        bsx::detail::check_broadcast_to<rules_of_t<decltype(e)>>("operator=", e.shape(), d.shape());
+        const auto local = restrict_to_rows(e, d.shape(), d.comm());
+        auto& out = d.local();
+        bsx::detail::assign_broadcast(out.data(), out.shape(), out.strides(), bsx::detail::unwrap(local));
+    }
 }
 
 }  // namespace bsx::dist::detail

@@ -1,10 +1,12 @@
-// bsx/dist/reductions.hpp: sum, min, max, mean, all and any of distributed expressions,
-// whole or along an axis, with the same bits as the single-process reductions for any
-// number of ranks and threads. Along an axis other than 0 each output is one row's: each
-// rank reduces its rows, then the outputs are gathered. Along axis 0, and over all elements
-// of distributed arrays combined element-wise, the ranks compute the chunk partials of the
+// bsx/dist/reductions.hpp: bsx::sum, prod, mean, min, max, all and any of distributed
+// expressions (through the customization point bsx_reduce), whole or along an axis, with
+// the same bits as the single-process reductions for any number of ranks and threads. Along
+// an axis other than 0 each output is one row's: each rank reduces its rows (and gathers the
+// outputs if an ordinary array is wanted). Along axis 0, and over all elements of
+// distributed arrays combined element-wise, the ranks compute the chunk partials of the
 // single-process tree and combine them as it does. Other whole reductions (a broadcast
 // operand, a row or a column) run the single-process reduction on the gathered operands.
+// Also bsx::dist::sum and its kin, which evaluate into ordinary arrays.
 #pragma once
 
 #include <mpi.h>
@@ -19,6 +21,7 @@
 #include <vector>
 
 #include "../eval/reduce.hpp"
+#include "../factories.hpp"
 #include "../reduce/reduce_ops.hpp"
 #include "../reduce/reductions.hpp"
 #include "array.hpp"
@@ -50,15 +53,11 @@ struct whole_policy {
     auto leaf(const row_view<T>& v, std::size_t) const {
         return fetch_row(v);
     }
+    template <class Op, class Held, bool KeepDims>
+    auto reduction(const reduce_node<Op, Held, KeepDims>& e, std::size_t) const {
+        return whole_result(e);
+    }
 };
-
-/// Whether some distributed leaf of x is split along x's axis 0 (a column or an array).
-template <class X>
-bool split_along_rows(const X& x) {
-    bool split = false;
-    for_each_distributed_leaf(x, [&]<class L>(const L&) { split |= !is_row_view<L>::value; });
-    return split;
-}
 
 /// Op, its result left unfinished (mean not yet divided): a chunk's partial. The pass
 /// through the identity that the reduction adds changes no later combination (only a sum
@@ -222,21 +221,16 @@ struct local_values {
     }
 };
 
-/// The reduction Op of x along axis 0, on every rank, with the single-process tree.
+/// The reduction Op of x along axis 0 into out, on every rank, with the single-process tree.
 template <class Op, class X>
-auto reduce_rows_by_chunks(const X& x, MPI_Comm comm) {
-    constexpr std::size_t N = rank_v<X>;
+void reduce_rows_by_chunks(const X& x, MPI_Comm comm, bsx::detail::reduced_t<Op, X>* out) {
     using A = bsx::detail::reduced_t<Op, X>;
-    const shape_t<N> shape = x.shape();
+    const auto shape = x.shape();
     const index_t width = row_elements(shape);
     const local_values<X> mine(x, comm);
     bsx::array<A, 1> total(shape_t<1>{width});
     combine_chunks<Op>(mine.data, shape[0], 1, width, comm, total.data());
-    shape_t<N - 1> out_shape{};
-    for (std::size_t d = 1; d < N; ++d) out_shape[d - 1] = shape[d];
-    bsx::array<decltype(Op::finish(A{}, index_t{})), N - 1> out(out_shape);
-    for (index_t j = 0; j < width; ++j) out.data()[j] = Op::finish(total.data()[j], shape[0]);
-    return out;
+    for (index_t j = 0; j < width; ++j) out[j] = Op::finish(total.data()[j], shape[0]);
 }
 
 /// Whether a whole reduction of E, evaluated on one process, reads one contiguous loop row
@@ -261,69 +255,85 @@ constexpr bool flat_elementwise() noexcept {
         return (is_distributed_leaf<X>::value && !is_line_view<X>::value) || is_scalar_node<X>::value;
 }
 
-/// Reduction Op (function object `fn`) of the whole of x, the same value on every rank.
-template <class Op, class Fn, class X>
-bsx::detail::reduced_t<Op, X> reduce_whole(const Fn& fn, const X& x) {
-    if constexpr (flat_elementwise<X>() && reads_distributed<X>()) {
-        bool flat = x.size() > 0;
-        for_each_distributed_leaf(x, [&](const auto& leaf) { flat &= leaf.shape() == x.shape(); });
-        if (flat) {
-            using A = bsx::detail::reduced_t<Op, X>;
+/// Reduction Op of x, an expression that reads distributed arrays, along `axis` (rank_v<X>:
+/// all of it) into out, the same values on every rank; as reduce_expression (`direct`: out
+/// is the destination of an assignment, which x may read), and with its bits.
+template <class Op, class X>
+void reduce_distributed(const X& x, std::size_t axis, bsx::detail::reduced_t<Op, X>* out, bool direct) {
+    constexpr std::size_t N = rank_v<X>;
+    using A = bsx::detail::reduced_t<Op, X>;
+    if (axis == N) {
+        if constexpr (flat_elementwise<X>()) {
+            bool flat = x.size() > 0;
+            for_each_distributed_leaf(x, [&](const auto& leaf) { flat &= leaf.shape() == x.shape(); });
+            if (flat) {
+                const MPI_Comm comm = *communicator_of(x);
+                const local_values<X> mine(x, comm);
+                A total{};
+                combine_chunks<Op>(mine.data, x.shape()[0], row_elements(x.shape()), index_t(1), comm, &total);
+                *out = Op::finish(total, x.size());
+                return;
+            }
+        }
+    } else if constexpr (N > 0) {
+        if (split_along_rows(x) && x.shape()[0] > 0) {
             const MPI_Comm comm = *communicator_of(x);
-            const local_values<X> mine(x, comm);
-            const index_t per_row = row_elements(x.shape());
-            A total{};
-            combine_chunks<Op>(mine.data, x.shape()[0], per_row, index_t(1), comm, &total);
-            return Op::finish(total, x.size());
+            if (axis == 0) {
+                reduce_rows_by_chunks<Op>(x, comm, out);
+                return;
+            }
+            // Each output reads one global row: reduce this rank's rows, then gather the outputs.
+            const auto shape = x.shape();
+            index_t per_row = 1;
+            for (std::size_t d = 1; d < N; ++d)
+                if (d != axis) per_row *= shape[d];
+            const row_block block = block_of(shape[0], size_of(comm), rank_in(comm));
+            bsx::array<A, 1> mine(shape_t<1>{block.rows * per_row});
+            const auto local = restrict_to_rows(x, shape, comm);
+            bsx::detail::reduce_expression<Op>(bsx::detail::unwrap(local), axis, mine.data(), false);
+            all_gather_rows(mine.data(), shape[0], per_row, comm, out);
+            return;
         }
     }
+    // Anything else: every rank reduces the whole expression.
     const auto whole = rewrite(x, whole_policy{}, no_axis);
-    return fn(bsx::detail::unwrap(whole));
-}
-
-/// Reduction Op (function object `fn`) of x along axis a, on every rank as an ordinary array.
-template <class Op, class Fn, class X>
-auto reduce_along(const Fn& fn, const X& x, axis_t a) {
-    constexpr std::size_t N = rank_v<X>;
-    using result_t = bsx::array<value_type_t<decltype(fn(x, a))>, N - 1>;
-    const auto k = a.value < 0 ? a.value + index_t(N) : a.value;
-    const bool split = split_along_rows(x);
-    if (split && k == 0 && x.shape()[0] > 0) return result_t(reduce_rows_by_chunks<Op>(x, *communicator_of(x)));
-    if (k == 0 || !split) {
-        const auto whole = rewrite(x, whole_policy{}, no_axis);
-        return result_t(fn(bsx::detail::unwrap(whole), a));
-    }
-    // Each output reads one global row: reduce this rank's rows, then gather the outputs.
-    const MPI_Comm comm = *communicator_of(x);
-    const auto local = restrict_to_rows(x, x.shape(), comm);
-    const result_t mine(fn(bsx::detail::unwrap(local), a));
-    shape_t<N - 1> shape = mine.shape();
-    shape[0] = x.shape()[0];
-    return all_gather(mine, shape, comm);
+    bsx::detail::reduce_expression<Op>(bsx::detail::unwrap(whole), axis, out, direct);
 }
 
 }  // namespace detail
 
+/// bsx::sum, bsx::prod, ... of an expression that reads distributed arrays: found by
+/// argument-dependent lookup (reduce/custom_reduction.hpp) for the whole expression and
+/// for a lazy reduction along an axis when it is evaluated. Expressions that read none
+/// never reach it.
+template <class Op, expression X>
+    requires(detail::reads_distributed<X>())
+void bsx_reduce(Op, const X& x, std::size_t axis, bsx::detail::reduced_t<Op, X>* out, bool direct) {
+    if constexpr (detail::check_rewritable<X>()) detail::reduce_distributed<Op>(x, axis, out, direct);
+}
+
 namespace detail {
 
-/// A distributed reduction: f(x), the whole of x reduced to one value, and
-/// f(x, bsx::axis(k)), an ordinary array on every rank. x may mix distributed and
-/// replicated operands.
+using dist::bsx_reduce;  // found from expressions whose only distributed leaves are rows or columns
+
+/// bsx::dist::sum and its kin: f(x) is bsx::sum(x); f(x, bsx::axis(k)) evaluates
+/// bsx::sum(x, bsx::axis(k)) into an ordinary array on every rank.
 template <class Op>
 struct reduction {
     template <expression X>
     auto operator()(const X& x) const {
-        return reduce_whole<Op>(bsx::detail::reduction_function<Op>{}, x);
+        return bsx::detail::reduction_function<Op>{}(x);
     }
     template <expression X>
     auto operator()(const X& x, axis_t a) const {
-        return reduce_along<Op>(bsx::detail::reduction_function<Op>{}, x, a);
+        return bsx::eval(bsx::detail::reduction_function<Op>{}(x, a));
     }
 };
 
 }  // namespace detail
 
 inline constexpr detail::reduction<ops::sum_reduction> sum{};
+inline constexpr detail::reduction<ops::prod_reduction> prod{};
 inline constexpr detail::reduction<ops::min_reduction> min{};
 inline constexpr detail::reduction<ops::max_reduction> max{};
 inline constexpr detail::reduction<ops::mean_reduction> mean{};

@@ -41,16 +41,23 @@ bsx::array<T, N> gather(const array<T, N>& d, int root = 0) {
 
 namespace detail {
 
+/// All `global_rows` rows of `row_elements` elements into `out` on every rank of `comm`,
+/// from each rank's block of them at `local` (contiguous).
+template <class T>
+void all_gather_rows(const T* local, index_t global_rows, index_t row_elements, MPI_Comm comm, T* out) {
+    const int ranks = size_of(comm), me = rank_in(comm);
+    const row_layout layout(global_rows, row_elements, sizeof(T), ranks);
+    MPI_Allgatherv(local, layout.counts[std::size_t(me)], MPI_BYTE, out, layout.counts.data(),
+                   layout.displacements.data(), MPI_BYTE, comm);
+    traffic += layout.total();
+}
+
 /// The whole array on every rank of `comm`, from each rank's rows `local` (contiguous,
 /// this rank's block of `global_shape`).
 template <class T, std::size_t N>
 bsx::array<T, N> all_gather(const bsx::array<T, N>& local, const shape_t<N>& global_shape, MPI_Comm comm) {
-    const int ranks = size_of(comm), me = rank_in(comm);
     bsx::array<T, N> out(global_shape);
-    const row_layout layout(global_shape[0], row_elements(global_shape), sizeof(T), ranks);
-    MPI_Allgatherv(local.data(), layout.counts[std::size_t(me)], MPI_BYTE, out.data(), layout.counts.data(),
-                   layout.displacements.data(), MPI_BYTE, comm);
-    traffic += layout.total();
+    all_gather_rows(local.data(), global_shape[0], row_elements(global_shape), comm, out.data());
     return out;
 }
 

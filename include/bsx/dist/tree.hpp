@@ -1,7 +1,8 @@
 // bsx/dist/tree.hpp: rewriting an expression that reads distributed arrays into an ordinary
 // bsx expression: the element-wise nodes are rebuilt around new leaves, each distributed
 // leaf replaced by what a policy makes of it (this rank's block, a fetched row, a gathered
-// whole), each replicated operand by what the policy makes of that.
+// whole), each reduction of a distributed expression by what the policy makes of its result,
+// each replicated operand by what the policy makes of that.
 #pragma once
 
 #include <cstddef>
@@ -16,6 +17,7 @@
 #include "../expr/map_node.hpp"
 #include "../expr/scalar.hpp"
 #include "../expr/with_rules.hpp"
+#include "../reduce/reduce_node.hpp"
 #include "array.hpp"
 
 namespace bsx::dist::detail {
@@ -46,6 +48,11 @@ template <class E>
 struct is_map_node : std::false_type {};
 template <class Op, class... Held>
 struct is_map_node<map_node<Op, Held...>> : std::true_type {};
+
+template <class E>
+struct is_reduce_node : std::false_type {};
+template <class Op, class Held, bool KeepDims>
+struct is_reduce_node<reduce_node<Op, Held, KeepDims>> : std::true_type {};
 
 template <class E>
 struct is_rules_tagged : std::false_type {};
@@ -88,7 +95,39 @@ constexpr std::size_t operand_axis(std::size_t axis) noexcept {
     return no_axis;
 }
 
-/// E rewritten by `policy`: `policy.leaf(x, axis)` for each distributed leaf and
+template <class E>
+constexpr bool rewritable() noexcept;
+
+template <class... Held>
+constexpr bool all_rewritable(const boost::hana::tuple<Held...>*) noexcept {
+    return (rewritable<bsx::detail::unwrapped_t<Held>>() && ...);
+}
+
+/// Whether rewrite() takes E: a subtree that reads no distributed array, a distributed
+/// leaf, or an element-wise node, rule tag or reduction over such operands.
+template <class E>
+constexpr bool rewritable() noexcept {
+    if constexpr (!reads_distributed<E>() || is_distributed_leaf<E>::value)
+        return true;
+    else if constexpr (is_map_node<E>::value || is_rules_tagged<E>::value || is_reduce_node<E>::value)
+        return all_rewritable(
+            static_cast<const std::remove_cvref_t<decltype(std::declval<const E&>().children())>*>(nullptr));
+    else
+        return false;
+}
+
+/// rewritable<E>(), and where it is false one error: the entry points (assignment and
+/// reductions) go on only where it is true, so nothing after it fails too.
+template <class E>
+constexpr bool check_rewritable() noexcept {
+    static_assert(rewritable<E>(),
+                  "bsx::dist: distributed arrays combine through element-wise operations, with_rules and "
+                  "reductions only; views of a distributed expression are not supported");
+    return rewritable<E>();
+}
+
+/// E (rewritable) rewritten by `policy`: `policy.leaf(x, axis)` for each distributed leaf,
+/// `policy.reduction(x, axis)` for each reduction of a distributed expression and
 /// `policy.replicated(x, axis)` for each largest subtree that reads none, `axis` being the
 /// operand's axis that lies on the destination's axis 0 (or no_axis). Leaves are visited
 /// left to right, the same order on every rank, so collectives the policy makes match.
@@ -110,11 +149,39 @@ decltype(auto) rewrite(const E& e, const Policy& policy, std::size_t axis) {
                           std::move(operands));
     } else if constexpr (is_rules_tagged<E>::value) {
         return with_rules<typename is_rules_tagged<E>::rules>(rewrite(e.operand(), policy, axis));
-    } else {
-        static_assert(!reads_distributed<E>(),
-                      "bsx::dist: distributed arrays combine through element-wise operations and with_rules only; "
-                      "views and reductions of a distributed expression are not supported inside an expression");
+    } else {  // a reduction: check_rewritable, at the entry points, lets nothing else through
+        return policy.reduction(e, axis);
     }
+}
+
+/// Whether expression e is split along its axis 0 over the ranks: some distributed leaf is
+/// (an array or a column, not a row), outside reductions along axis 0, whose results every
+/// rank holds whole.
+template <class E>
+bool split_along_rows(const E& e) {
+    if constexpr (is_distributed_leaf<E>::value) {
+        return !is_row_view<E>::value;
+    } else if constexpr (is_reduce_node<E>::value) {
+        return e.reduced_axis() != 0 && split_along_rows(e.operand());
+    } else if constexpr (reads_distributed<E>()) {
+        bool split = false;
+        boost::hana::for_each(e.children(),
+                              [&](const auto& held) { split |= split_along_rows(bsx::detail::unwrap(held)); });
+        return split;
+    } else {
+        return false;
+    }
+}
+
+/// The result of reduction e of a distributed expression, whole, as an ordinary array on
+/// every rank (collective).
+template <class Op, class Held, bool KeepDims>
+auto whole_result(const reduce_node<Op, Held, KeepDims>& e) {
+    using E = reduce_node<Op, Held, KeepDims>;
+    bsx::detail::check_not_resized(e);
+    bsx::array<value_type_t<E>, rank_v<E>> out(e.shape());
+    bsx_reduce(Op{}, e.operand(), e.reduced_axis(), out.data(), false);  // dist/reductions.hpp, by ADL
+    return out;
 }
 
 /// Calls f(leaf) for each distributed leaf of e, left to right.

@@ -18,6 +18,7 @@
 #include "../expr/static_extents.hpp"
 #include "../expr/unary_node.hpp"
 #include "../expr/with_rules.hpp"
+#include "custom_reduction.hpp"
 
 namespace bsx {
 
@@ -101,7 +102,10 @@ struct binder<reduce_node<Op, Held, KeepDims>> : binder_defaults {
         check_not_resized(e);
         auto [result, first] = make_line_aligned_buffer<V>(std::size_t(e.size()));
         static_assert(std::is_same_v<V, reduced_t<Op, decltype(e.operand())>>);
-        reduce_expression<Op>(e.operand(), e.reduced_axis(), first, false);
+        if constexpr (custom_reduction<Op, unwrapped_t<Held>>)
+            bsx_reduce(Op{}, e.operand(), e.reduced_axis(), first, false);
+        else
+            reduce_expression<Op>(e.operand(), e.reduced_axis(), first, false);
         const auto strides = contiguous_strides(e.shape());
         leaf_evaluator<V, D> ev;
         ev.base = first + offset_through(strides, map);
@@ -124,7 +128,10 @@ struct binder<reduce_node<Op, Held, KeepDims>> : binder_defaults {
     static void write_into(const E& e, T* data, const shape_t<D>&, const shape_t<D>&) {
         if constexpr (rank_v<E> == D && std::is_same_v<value_type_t<E>, T>) {
             check_not_resized(e);
-            reduce_expression<Op>(e.operand(), e.reduced_axis(), data, true);
+            if constexpr (custom_reduction<Op, unwrapped_t<Held>>)
+                bsx_reduce(Op{}, e.operand(), e.reduced_axis(), data, true);
+            else
+                reduce_expression<Op>(e.operand(), e.reduced_axis(), data, true);
         }
     }
 };

@@ -13,6 +13,7 @@
 #include "../eval/reduce.hpp"
 #include "../expr/expression.hpp"
 #include "../expr/functions.hpp"
+#include "custom_reduction.hpp"
 #include "reduce_node.hpp"
 #include "reduce_ops.hpp"
 
@@ -40,7 +41,10 @@ struct reduction_function {
                 throw std::invalid_argument("bsx: " + std::string(Op::name) + ": an expression of shape " +
                                             format_shape(x.shape()) + " has no elements to reduce");
         reduced_t<Op, X> result{};
-        reduce_expression<Op>(x, rank_v<X>, &result, false);
+        if constexpr (custom_reduction<Op, X>)
+            bsx_reduce(Op{}, x, rank_v<X>, &result, false);
+        else
+            reduce_expression<Op>(x, rank_v<X>, &result, false);
         return result;
     }
     /// A lazy reduction along axis a (rank N-1).
