@@ -44,8 +44,10 @@ auto bind_and_plan(T* data, const shape_t<D>& shape, const shape_t<D>& strides, 
     auto ev = make_evaluator(expr, index_map<r, D>::aligned(to), destination<T, D>{data, shape, strides, split.whole_rows});
     using Ev = decltype(ev);
     operand_steps<D> dst{strides, 0};
+    std::array<leaf_cursor<D>*, Ev::leaf_count> leaves{};
+    ev.collect_leaves(leaves.data());
     std::array<operand_steps<D>*, 1 + Ev::leaf_count> ops{&dst};
-    ev.collect_steps(ops.data() + 1);
+    for (std::size_t i = 0; i < Ev::leaf_count; ++i) ops[i + 1] = &leaves[i]->steps;
     const auto plan = plan_loop<D>(shape, ops, split, sizeof(T), bounded_chunks<Ev>, ev.reads_memory_of_destination());
     struct bound {
         Ev ev;
@@ -75,7 +77,7 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
         }
         const auto bound = bind_and_plan(data, shape, strides, expr);
         using Ev = std::remove_const_t<decltype(bound.ev)>;
-        run_plan(bound.plan, kernel_for<Ev, T, D>(bound.plan), &bound.ev, data);
+        run_plan(bound.plan, evaluator_copies<D>::of(bound.ev), kernels_for<Ev, T, D>(bound.plan), data, sizeof(T));
     }
 }
 

@@ -31,6 +31,7 @@
 #include "../view/strided_view.hpp"
 #include "alias.hpp"
 #include "evaluator_protocol.hpp"
+#include "leaf_cursor.hpp"
 #include "loop.hpp"
 #include "math_evaluator.hpp"
 
@@ -41,58 +42,96 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
 
 // ---- leaves ------------------------------------------------------------------------
 
-/// A value that is the same at every element: a scalar operand, and, as a reader, an
-/// operand that is constant along the row being written.
+/// A value that is the same at every element: a scalar operand, and its own reader.
 template <class T>
 struct scalar_evaluator : evaluator_defaults {
     T value;
     T load(index_t) const noexcept { return value; }
     void next_row() noexcept {}
-    scalar_evaluator chunk_reader() const noexcept { return *this; }
     template <std::size_t Mask>
-    scalar_evaluator row_reader(const index_t*, std::size_t, index_t) const noexcept {
+    scalar_evaluator chunk_reader() const noexcept {
         return *this;
     }
 };
 
-/// A memory operand. Per row it finds its row start; per chunk it exposes unit-stride
-/// data in `q`: the memory itself (inner stride 1), a tile filled with the row's single
-/// value (inner stride 0, once per row), or a tile gathered from strided memory. Where
-/// every operand has inner stride 0 or 1, row_reader skips the tiles altogether.
-#if defined(__clang__)
-// As in loop.hpp: a loop the compiler cannot vectorize for some element type is not a
-// warning about the user's code.
-#pragma clang diagnostic push
-#pragma clang diagnostic ignored "-Wpass-failed"
-#endif
+/// Owns the buffer a leaf reads when binding made one (an aliasing operand's copy, a
+/// nested reduction's result). Only the bound evaluator owns it: the copies the threads
+/// make of it borrow, so that making or dropping one touches no reference count. The
+/// pointer lives in a union, so that a leaf's destructor is a test and a call, not the
+/// reference count's code inlined per leaf.
+class buffer_owner {
+public:
+    buffer_owner() noexcept {}
+    explicit buffer_owner(std::shared_ptr<void> buffer) noexcept : buffer_(std::move(buffer)), owns_(true) {}
+    buffer_owner(const buffer_owner&) noexcept {}
+    buffer_owner(buffer_owner&& other) noexcept { take(other); }
+    buffer_owner& operator=(const buffer_owner&) = delete;
+    buffer_owner& operator=(buffer_owner&& other) noexcept {
+        if (this != &other) {
+            if (owns_) release();
+            take(other);
+        }
+        return *this;
+    }
+    ~buffer_owner() {
+        if (owns_) release();
+    }
+
+private:
+    void take(buffer_owner& other) noexcept {
+        owns_ = std::exchange(other.owns_, false);
+        if (owns_) {
+            std::construct_at(&buffer_, std::move(other.buffer_));
+            std::destroy_at(&other.buffer_);
+        }
+    }
+    [[gnu::noinline]] void release() noexcept {
+        std::destroy_at(&buffer_);
+        owns_ = false;
+    }
+    union {
+        std::shared_ptr<void> buffer_;
+    };
+    bool owns_ = false;
+};
+
+/// A memory operand: its leaf_cursor, which the loops move, and the readers that read
+/// the chunk the cursor exposes as elements of T.
 template <class T, std::size_t D>
 struct leaf_evaluator : evaluator_defaults {
-    const T* base = nullptr;
-    operand_steps<D> steps;           // destination-space strides, coalesced in place
-    std::shared_ptr<const T[]> copy;  // owns the copy made when the operand aliased
-    const T* row = nullptr;
-    const T* q = nullptr;
-    index_t inner = 0;
-    index_t phase = 0;               // repeating operands: where the next chunk starts in the period
-    index_t phase_step = 0;          // chunk length % period: how far a full chunk moves the phase
-    T* tile = nullptr;               // tile_bytes of the running thread's scratch
-    bool reads_destination = false;  // reads the destination's memory itself, not a copy
+    leaf_cursor<D> cursor;
+    buffer_owner copy;  // the buffer it reads, where binding made one
 
     // Tiles live in the loop's stack frame, not here, so evaluators stay small and
     // cheap to build and to copy per thread.
     static_assert(std::is_trivially_copyable_v<T>, "bsx: array elements must be trivially copyable");
+    static constexpr std::size_t leaf_count = 1;
     // The longest chunk, plus one period of slack for repeating operands. Only what a
     // row uses is ever touched: a gathered or constant tile the row's chunk (up to
     // periodic_chunk when the row runs through tiles or a math node).
     static constexpr std::size_t tile_bytes = ((periodic_chunk + max_fold_period) * sizeof(T) + 63) / 64 * 64;
+
+    /// The leaf that reads the memory at `first` with destination-space `strides`.
+    void read(const T* first, const shape_t<D>& strides) noexcept {
+        cursor.base = reinterpret_cast<const std::byte*>(first);
+        cursor.bytes = sizeof(T);
+        cursor.steps.stride = strides;
+    }
+    const T* first() const noexcept { return reinterpret_cast<const T*>(cursor.base); }
+
     std::byte* attach_tiles(std::byte* scratch) noexcept {
-        tile = reinterpret_cast<T*>(scratch);
+        cursor.tile = scratch;
         return scratch + tile_bytes;
     }
+    leaf_cursor<D>** collect_leaves(leaf_cursor<D>** out) noexcept {
+        *out = &cursor;
+        return out + 1;
+    }
+    bool reads_memory_of_destination() const noexcept { return cursor.reads_destination; }
 
     struct reader {
         const T* q;
-        index_t next = 0;  // to the same element of the next row (whole-row runs)
+        index_t next;  // to the same element of the next row (runs of rows in place)
         T load(index_t j) const noexcept {
             if constexpr (std::is_same_v<T, bool>)  // read as a byte: bool loads do not vectorize (GCC)
                 return reinterpret_cast<const unsigned char*>(q)[j] != 0;
@@ -102,9 +141,8 @@ struct leaf_evaluator : evaluator_defaults {
         void next_row() noexcept { q += next; }
         const T* data() const noexcept { return q; }
     };
-    reader chunk_reader() const noexcept { return {q}; }
-    /// A row-constant operand in a whole-row run: its value, read when the row starts
-    /// (before any of the row is written, see reads_own_row), and where it is.
+    /// An operand constant along the row: its value, read when the reader is made, before
+    /// any of the row is written (see reads_own_row), and where it is.
     struct constant_reader {
         T value;
         const T* at;
@@ -112,75 +150,15 @@ struct leaf_evaluator : evaluator_defaults {
         T load(index_t) const noexcept { return value; }
         void next_row() noexcept { value = *(at += next); }
     };
-
-    const T* row_start(const index_t* idx, std::size_t outer) const noexcept {
-        return base + row_offset(idx, steps.stride, outer);
-    }
-    /// The reader of a row from element j on, for rows every operand reads with inner
-    /// stride 1, or 0 when the operand's bit in Mask is set: then the value is read
-    /// once, now, and held in a register (a broadcast operand, `dist.col(k)`).
     template <std::size_t Mask>
-    auto row_reader(const index_t* idx, std::size_t outer, index_t j) const noexcept {
-        const index_t next = outer > 0 ? steps.stride[outer - 1] : 0;
-        if constexpr ((Mask & 1) != 0) {
-            const T* at = row_start(idx, outer);
-            return constant_reader{*at, at, next};
-        } else {
-            return reader{row_start(idx, outer) + j, next};
-        }
-    }
-
-    // Row set-up and gathers are out of line: shared by every expression with this leaf
-    // type, which keeps the code generated per assignment (and so build times) small.
-    [[gnu::noinline]] void begin_row(const index_t* idx, std::size_t outer, index_t fill) noexcept {
-        row = row_start(idx, outer);
-        inner = steps.stride[outer];
-        if (steps.period != 0) {
-            // The row is this operand's `period` values over and over: lay them out once
-            // so that any chunk reads them from an offset into the tile.
-            const index_t p = steps.period;
-            for (index_t t = 0; t < p; ++t) tile[t] = row[t * inner];
-            for (index_t t = p; t < fill + p; ++t) tile[t] = tile[t - p];
-            phase = -1;             // set by the row's first chunk, which may start mid-row
-            phase_step = fill % p;  // every chunk but a row's last is `fill` long
-        } else if (inner == 0) {
-            const T v = *row;
-            BSX_SIMD_LOOP
-            for (index_t t = 0; t < fill; ++t) tile[t] = v;
-            q = tile;
-        }
-    }
-    void prepare(index_t j0, index_t len) noexcept {
-        if (steps.period != 0)
-            next_period_chunk(j0);
-        else if (inner == 1)
-            q = row + j0;
-        else if (inner != 0)
-            gather(j0, len);
-    }
-    /// Chunks after the first are all `fill` long, so the phase advances without a
-    /// division per chunk.
-    [[gnu::noinline]] void next_period_chunk(index_t j0) noexcept {
-        if (phase < 0) phase = j0 % steps.period;
-        q = tile + phase;
-        phase += phase_step;
-        if (phase >= steps.period) phase -= steps.period;
-    }
-    [[gnu::noinline]] void gather(index_t j0, index_t len) noexcept {
-        gather_strided(row + j0 * inner, inner, tile, len);
-        q = tile;
-    }
-    bool reads_memory_of_destination() const noexcept { return reads_destination; }
-    static constexpr std::size_t leaf_count = 1;
-    operand_steps<D>** collect_steps(operand_steps<D>** out) noexcept {
-        *out = &steps;
-        return out + 1;
+    auto chunk_reader() const noexcept {
+        const T* q = reinterpret_cast<const T*>(cursor.q);
+        if constexpr ((Mask & 1) != 0)
+            return constant_reader{*q, q, cursor.next};
+        else
+            return reader{q, cursor.next};
     }
 };
-
-#if defined(__clang__)
-#pragma clang diagnostic pop
-#endif
 
 /// What the inner loop sees of a node: its operation and its children's readers.
 template <class Op, class Indices, class... R>
@@ -223,16 +201,11 @@ struct node_evaluator<Op, std::index_sequence<I...>, C...> {
         return offset;
     }();
 
-    auto chunk_reader() const noexcept {
-        return node_reader<Op, indices, decltype(std::declval<const C&>().chunk_reader())...>{
-            &op, {{child<I>(children).chunk_reader()}...}};
-    }
     template <std::size_t Mask>
-    auto row_reader(const index_t* idx, std::size_t outer, index_t j) const noexcept {
+    auto chunk_reader() const noexcept {
         return node_reader<Op, indices,
-                           decltype(std::declval<const C&>().template row_reader<(Mask >> leaf_offset[I])>(
-                               idx, outer, j))...>{
-            &op, {{child<I>(children).template row_reader<(Mask >> leaf_offset[I])>(idx, outer, j)}...}};
+                           decltype(std::declval<const C&>().template chunk_reader<(Mask >> leaf_offset[I])>())...>{
+            &op, {{child<I>(children).template chunk_reader<(Mask >> leaf_offset[I])>()}...}};
     }
     bool reads_memory_of_destination() const noexcept {
         return (false || ... || child<I>(children).reads_memory_of_destination());
@@ -241,13 +214,10 @@ struct node_evaluator<Op, std::index_sequence<I...>, C...> {
         ((scratch = child<I>(children).attach_tiles(scratch)), ...);
         return scratch;
     }
-    void begin_row(const index_t* idx, std::size_t outer, index_t fill) noexcept {
-        (child<I>(children).begin_row(idx, outer, fill), ...);
-    }
     void prepare(index_t j0, index_t len) noexcept(prepare_never_throws) { (child<I>(children).prepare(j0, len), ...); }
     template <class P>
-    P* collect_steps(P* out) noexcept {
-        ((out = child<I>(children).collect_steps(out)), ...);
+    P* collect_leaves(P* out) noexcept {
+        ((out = child<I>(children).collect_leaves(out)), ...);
         return out;
     }
     /// f(child) for each child in order (a math node evaluates its arguments so).
@@ -377,8 +347,9 @@ template <class V, std::size_t N, class T, std::size_t D>
 [[gnu::noinline]] void bind_overlapping(leaf_evaluator<V, D>& ev, const V* data, const shape_t<N>& shape,
                                         const shape_t<N>& strides, const index_map<N, D>& map,
                                         const destination<T, D>& dest) {
-    if (reads_written_element(ev.base, ev.steps.stride, dest) || reads_own_row(ev.base, ev.steps.stride, dest)) {
-        ev.reads_destination = true;
+    const shape_t<D>& stride = ev.cursor.steps.stride;
+    if (reads_written_element(ev.first(), stride, dest) || reads_own_row(ev.first(), stride, dest)) {
+        ev.cursor.reads_destination = true;
         return;
     }
     const auto count = std::size_t(shape_size(shape));
@@ -388,9 +359,8 @@ template <class V, std::size_t N, class T, std::size_t D>
         std::memcpy(first, data, count * sizeof(V));
     else
         assign_broadcast(first, shape, packed, strided_view<const V, N>(data, shape, strides));
-    ev.base = first + offset_through(packed, map);
-    ev.steps.stride = strides_through(packed, map);
-    ev.copy = std::move(copy);
+    ev.read(first + offset_through(packed, map), strides_through(packed, map));
+    ev.copy = buffer_owner(std::move(copy));
 }
 
 /// A memory leaf (an array, a view, any type with data() and strides()).
@@ -402,8 +372,7 @@ struct binder<E> : binder_defaults {
         leaf_evaluator<V, D> ev;
         const auto shape = e.shape();
         const auto strides = e.strides();
-        ev.base = offset_pointer(e.data(), offset_through(strides, map));
-        ev.steps.stride = strides_through(strides, map);
+        ev.read(offset_pointer(e.data(), offset_through(strides, map)), strides_through(strides, map));
         if (memory_range(e.data(), shape, strides).overlaps(memory_range(dest.data, dest.shape, dest.strides)))
             bind_overlapping<V>(ev, e.data(), shape, strides, map, dest);
         return ev;

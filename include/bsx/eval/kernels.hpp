@@ -1,7 +1,8 @@
-// bsx/eval/kernels.hpp: the code an assignment compiles per expression, and nothing else:
-// a whole-row kernel per operand that may be held in a register, and one kernel that runs
-// rows in chunks through tiles. Each walks a range of the plan's loop nest on one thread;
-// run_plan hands the range to the threads (eval/parallel.hpp), which is compiled once.
+// bsx/eval/kernels.hpp: the code an assignment compiles per expression, and the loops that
+// call it. Per expression there are only chunk kernels (compute_rows: one vectorized loop
+// over a prepared chunk, or over a run of rows read in place, per operand that may be held
+// in a register) and a math root's own writer; walking the plan's nest, moving the leaf
+// cursors and sharing the work among threads (eval/parallel.hpp) are compiled once per rank.
 #pragma once
 
 #include <algorithm>
@@ -12,42 +13,74 @@
 #include "../config.hpp"
 #include "../detail/first_exception.hpp"
 #include "../detail/streaming_store.hpp"
+#include "evaluator_protocol.hpp"
+#include "leaf_cursor.hpp"
 #include "loop.hpp"
 #include "loop_plan.hpp"
 #include "parallel.hpp"
 
 namespace bsx::detail {
 
-/// A kernel: walks flattened elements [begin, end) of the plan's nest for the evaluator
-/// `ev` into the destination `dst`, giving up once `errors` (another thread's failure;
-/// null when serial) says so. Erased to plain pointers, so that run_plan is one function
-/// per rank, not per expression.
-template <std::size_t D>
-using kernel_t = void (*)(const void* ev, void* dst, const loop_plan<D>& plan, index_t begin, index_t end,
-                          const first_exception* errors);
+/// The kernels of one bound expression, erased to plain pointers for the loops below.
+struct expression_kernels {
+    /// Writes `rows` rows of `len` elements, `out_next` elements apart, from the chunk the
+    /// leaf cursors expose at element j0 of the row (placed rows step from row to row; a
+    /// prepared chunk is one row). Gives up between rows once `errors` says so.
+    using rows_fn = void (*)(void* ev, void* out, index_t j0, index_t len, index_t rows, index_t out_next,
+                             const first_exception* errors);
+    /// A math node at the root: writes elements [j0, j0 + len) of a unit-stride row at out
+    /// itself, streamed or not, from the chunk the cursors expose.
+    using into_fn = void (*)(void* ev, void* out, index_t j0, index_t len, bool streaming);
+    rows_fn rows;
+    into_fn into;  // null unless the root is a math node
+};
 
-/// Whole rows: the destination and every operand step through rows with stride 1, or 0
-/// for the operands whose bit is set in Mask, each read once per row into a register. No
-/// tiles. A run of rows steps the readers' pointers from row to row (next_row) instead of
-/// finding each row's start again: rows of 100 cost as much to start as to write.
-template <std::size_t Mask, class Ev, class T, std::size_t D>
-void run_rows(const void* shared, void* dst_memory, const loop_plan<D>& plan, index_t begin, index_t end,
-              const first_exception* errors) {
-    const Ev& ev = *static_cast<const Ev*>(shared);
-    T* const dst = static_cast<T*>(dst_memory);
-    const std::size_t outer = plan.loop.nd - 1;
-    const index_t dst_next = outer > 0 ? plan.dst_strides[outer - 1] : 0;
-    for (row_runs<D> runs(plan.loop, begin, end); runs.next();) {
-        auto reader = ev.template row_reader<Mask>(runs.index().data(), outer, runs.first());
-        T* drow = dst + row_offset(runs.index().data(), plan.dst_strides, outer) + runs.first();
-        const index_t len = runs.stop() - runs.first();
+/// Whether evaluator Ev computes its chunks into a unit-stride destination of T itself
+/// (a math node at the root: the function's results need no tile of their own).
+template <class Ev, class T>
+concept writes_into = requires(Ev& ev, T* out) { ev.write_chunk_into(out, index_t{}, index_t{}, bool{}); };
+
+/// The chunk kernel of Ev: the leaves whose bit is set in Mask are held in registers. The
+/// one vectorized loop an expression compiles per such choice.
+template <class Ev, class T, std::size_t Mask>
+void compute_rows(void* evaluator, void* out, index_t j0, index_t len, index_t rows, index_t out_next,
+                  const first_exception* errors) {
+    Ev& ev = *static_cast<Ev*>(evaluator);
+    T* to = static_cast<T*>(out);
+    if constexpr (Ev::has_math) {  // a chunk through tiles: one row
+        ev.prepare(j0, len);
+        write_chunk(ev.template chunk_reader<Mask>(), to, len);
+    } else {
+        auto reader = ev.template chunk_reader<Mask>();
         for (index_t r = 0;;) {
-            if (errors && errors->stopped()) return;
-            write_chunk(reader, drow, len);
-            if (++r == runs.rows()) break;
+            write_chunk(reader, to, len);
+            if (++r == rows || (errors && errors->stopped())) return;
             reader.next_row();
-            drow += dst_next;
+            to += out_next;
         }
+    }
+}
+
+template <class Ev, class T>
+void compute_into(void* evaluator, void* out, index_t j0, index_t len, bool streaming) {
+    static_cast<Ev*>(evaluator)->write_chunk_into(static_cast<T*>(out), j0, len, streaming);
+}
+
+/// The kernels the plan needs: the chunk kernel with the operand plan.constant_leaf - 1
+/// held in a register (none when 0). Only the kernels an evaluator with this many leaves
+/// can need are compiled.
+template <class Ev, class T, std::size_t D>
+expression_kernels kernels_for(const loop_plan<D>& plan) noexcept {
+    expression_kernels::into_fn into = nullptr;
+    if constexpr (writes_into<Ev, T>) into = &compute_into<Ev, T>;
+    if constexpr (Ev::has_math) {
+        return {&compute_rows<Ev, T, 0>, into};
+    } else {
+        static constexpr auto rows = []<std::size_t... K>(std::index_sequence<K...>) {
+            return std::array<expression_kernels::rows_fn, sizeof...(K)>{
+                &compute_rows<Ev, T, (K == 0 ? 0 : std::size_t{1} << (K - 1))>...};
+        }(std::make_index_sequence<Ev::leaf_count + 1>{});
+        return {rows[plan.kind == loop_kind::rows ? plan.constant_leaf : 0], into};
     }
 }
 
@@ -60,74 +93,80 @@ struct fence_when_streaming {
     }
 };
 
-/// Rows in chunks of plan.chunk elements through the evaluator's tiles (its own copy on
-/// this thread, tiles in this stack frame). With plan.streaming (a unit-stride
-/// destination only), chunks are computed into a tile and written with streaming stores,
-/// which do not read the destination first. A math node at the root writes a unit-stride
-/// row itself (writes_into).
-template <class Ev, class T, std::size_t D>
-void run_tiles(const void* shared, void* dst_memory, const loop_plan<D>& plan, index_t begin, index_t end,
-               const first_exception* errors) {
-    T* const dst = static_cast<T*>(dst_memory);
+/// Whole rows, read in place: the destination and every operand step through rows with
+/// stride 1, or 0 for the operand the kernel holds in a register. No tiles. A run of rows
+/// is one call: the kernel steps its readers from row to row (rows of 100 cost as much to
+/// start as to write).
+template <std::size_t D>
+void run_rows(const loop_plan<D>& plan, const evaluator_copy<D>& copy, expression_kernels kernels, std::byte* dst,
+              std::size_t dst_bytes, index_t begin, index_t end, const first_exception* errors) {
+    const std::size_t outer = plan.loop.nd - 1;
+    const index_t dst_next = outer > 0 ? plan.dst_strides[outer - 1] : 0;
+    for (row_runs<D> runs(plan.loop, begin, end); runs.next();) {
+        if (errors && errors->stopped()) return;
+        const index_t* idx = runs.index().data();
+        copy.leaves.place(idx, outer, runs.first());
+        std::byte* drow = dst + (row_offset(idx, plan.dst_strides, outer) + runs.first()) * index_t(dst_bytes);
+        kernels.rows(copy.ev, drow, runs.first(), runs.stop() - runs.first(), runs.rows(), dst_next, errors);
+    }
+}
+
+/// Rows in chunks of plan.chunk elements through the leaves' tiles. With plan.streaming (a
+/// unit-stride destination only), chunks are computed into a tile and written with
+/// streaming stores, which do not read the destination first; a math node at the root
+/// writes a unit-stride row itself (kernels.into).
+template <std::size_t D>
+void run_tiles(const loop_plan<D>& plan, const evaluator_copy<D>& copy, expression_kernels kernels, std::byte* dst,
+               std::size_t dst_bytes, index_t begin, index_t end, const first_exception* errors) {
     const loop_shape<D>& loop = plan.loop;
     const std::size_t outer = loop.nd - 1;
     const index_t dst_inner = plan.dst_strides[outer], chunk = plan.chunk;
     const index_t fill = std::min(chunk, loop.extent[outer]);  // tile elements one row needs
+    const index_t b = index_t(dst_bytes);
     const fence_when_streaming fence{plan.streaming};
-    Ev ev = *static_cast<const Ev*>(shared);
-    alignas(64) std::byte scratch[Ev::tile_bytes > 0 ? Ev::tile_bytes : 1];
-    ev.attach_tiles(scratch);
-    alignas(64) T tile[periodic_chunk];
+    alignas(64) std::byte tile[periodic_chunk * 16];  // elements of at most 16 bytes (long double)
     for (row_runs<D> runs(loop, begin, end); runs.next();) {
         shape_t<D> idx = runs.index();
         for (index_t r = 0; r < runs.rows(); ++r) {
             if (r > 0) ++idx[outer - 1];  // rows > 1 only with an outer axis
             if (errors && errors->stopped()) return;
-            ev.begin_row(idx.data(), outer, fill);
-            T* const drow = dst + row_offset(idx.data(), plan.dst_strides, outer);
+            copy.leaves.begin_row(idx.data(), outer, fill);
+            std::byte* const drow = dst + row_offset(idx.data(), plan.dst_strides, outer) * b;
             for (index_t c = runs.first(); c < runs.stop(); c += chunk) {
                 if (errors && errors->stopped()) return;
                 const index_t len = std::min(chunk, runs.stop() - c);
-                if constexpr (writes_into<Ev, T>) {
-                    if (dst_inner == 1) {
-                        ev.write_chunk_into(drow + c, c, len, plan.streaming);
-                        continue;
-                    }
-                }
-                ev.prepare(c, len);
-                if (dst_inner == 1 && !plan.streaming) {
-                    run_chunk(ev.chunk_reader(), drow + c, len);
+                copy.leaves.prepare(c, len);
+                if (dst_inner == 1 && kernels.into) {
+                    kernels.into(copy.ev, drow + c * b, c, len, plan.streaming);
+                } else if (dst_inner == 1 && !plan.streaming) {
+                    kernels.rows(copy.ev, drow + c * b, c, len, 1, 0, nullptr);
                 } else {
-                    run_chunk(ev.chunk_reader(), tile, len);
+                    kernels.rows(copy.ev, tile, c, len, 1, 0, nullptr);
                     if (dst_inner == 1)
-                        stream_copy(drow + c, tile, std::size_t(len) * sizeof(T));
+                        stream_copy(drow + c * b, tile, std::size_t(len * b));
                     else
-                        scatter_strided(tile, drow + c * dst_inner, dst_inner, len);
+                        scatter_elements(tile, drow + c * dst_inner * b, dst_inner, len, dst_bytes);
                 }
             }
         }
     }
 }
 
-/// The kernel the plan asks for: run_tiles, or run_rows with the operand
-/// plan.constant_leaf - 1 held in a register (none when 0). Only the kernels an evaluator
-/// with this many leaves can need are compiled.
-template <class Ev, class T, std::size_t D>
-kernel_t<D> kernel_for(const loop_plan<D>& plan) noexcept {
-    if (plan.kind != loop_kind::rows) return &run_tiles<Ev, T, D>;
-    static constexpr auto rows = []<std::size_t... K>(std::index_sequence<K...>) {
-        return std::array<kernel_t<D>, sizeof...(K)>{
-            &run_rows<(K == 0 ? 0 : std::size_t{1} << (K - 1)), Ev, T, D>...};
-    }(std::make_index_sequence<Ev::leaf_count + 1>{});
-    return rows[plan.constant_leaf];
-}
-
-/// Runs `kernel` over the whole plan, on plan.split.threads threads.
+/// Runs the plan for a bound evaluator into the destination at `dst` (elements of
+/// `dst_bytes` bytes), on plan.split.threads threads, each with its own copy.
 template <std::size_t D>
-void run_plan(const loop_plan<D>& plan, kernel_t<D> kernel, const void* ev, void* dst) {
+void run_plan(const loop_plan<D>& plan, const evaluator_copies<D>& copies, expression_kernels kernels, void* dst,
+              std::size_t dst_bytes) {
     parallel_for(plan.total, plan.split.threads, plan.split.granule,
                  [&](index_t begin, index_t end, const first_exception* errors) {
-                     kernel(ev, dst, plan, begin, end, errors);
+                     copies.one(copies.shared, [&](const evaluator_copy<D>& copy) {
+                         if (plan.kind == loop_kind::rows)
+                             run_rows(plan, copy, kernels, static_cast<std::byte*>(dst), dst_bytes, begin, end,
+                                      errors);
+                         else
+                             run_tiles(plan, copy, kernels, static_cast<std::byte*>(dst), dst_bytes, begin, end,
+                                       errors);
+                     });
                  });
 }
 

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <span>
 #include <type_traits>
 #include <utility>
@@ -14,7 +16,6 @@
 #include "../config.hpp"
 #include "../detail/convert.hpp"
 #include "../shape/shape.hpp"
-#include "parallel.hpp"
 
 namespace bsx::detail {
 
@@ -149,49 +150,95 @@ void write_chunk(const Reader reader, T* out, index_t len) noexcept(noexcept(rea
 #pragma clang diagnostic pop
 #endif
 
-/// to[t] = from[t * stride] for t < len. Strides 2 and 4 are constants in their own
-/// loops, which then vectorize (vector loads and shuffles); other strides run plainly.
-template <class T>
-void gather_strided(const T* from, index_t stride, T* to, index_t len) noexcept {
-    using B = bytes_of_t<T>;
-    const B* src = reinterpret_cast<const B*>(from);
-    B* dst = reinterpret_cast<B*>(to);
-    const auto copy = [&](auto step) {
-        BSX_SIMD_LOOP
-        for (index_t t = 0; t < len; ++t) dst[t] = src[t * step];
-    };
-    if (stride == 2)
-        copy(std::integral_constant<index_t, 2>{});
-    else if (stride == 4)
-        copy(std::integral_constant<index_t, 4>{});
-    else
-        for (index_t t = 0; t < len; ++t) dst[t] = src[t * stride];
+/// Element copies for code written once for every element type: elements of `bytes`
+/// bytes are moved as unsigned integers of that size (or 16-byte blocks, long double's),
+/// which may alias any object. Strides 2 and 4 of 4- and 8-byte elements (float, double,
+/// int32, int64) are constants in loops of their own, which then vectorize (vector loads
+/// and shuffles); every other stride and size runs plainly.
+using element_1 [[gnu::may_alias]] = std::uint8_t;
+using element_2 [[gnu::may_alias]] = std::uint16_t;
+using element_4 [[gnu::may_alias]] = std::uint32_t;
+using element_8 [[gnu::may_alias]] = std::uint64_t;
+struct [[gnu::may_alias]] element_16 {
+    std::uint64_t low, high;
+};
+
+/// Calls f(U{}) with the element type of `bytes` bytes; false for another size.
+template <class F>
+bool with_element_size(std::size_t bytes, F&& f) {
+    switch (bytes) {
+    case 1:
+        return f(element_1{}), true;
+    case 2:
+        return f(element_2{}), true;
+    case 4:
+        return f(element_4{}), true;
+    case 8:
+        return f(element_8{}), true;
+    case 16:
+        return f(element_16{}), true;
+    default:
+        return false;
+    }
 }
 
-/// to[t * stride] = from[t] for t < len, with the same constant strides. Out of line:
-/// one copy per element type serves every kernel.
-template <class T>
-[[gnu::noinline]] void scatter_strided(const T* from, T* to, index_t stride, index_t len) noexcept {
-    using B = bytes_of_t<T>;
-    const B* src = reinterpret_cast<const B*>(from);
-    B* dst = reinterpret_cast<B*>(to);
-    const auto copy = [&](auto step) {
-        BSX_SIMD_LOOP
-        for (index_t t = 0; t < len; ++t) dst[t * step] = src[t];
-    };
-    if (stride == 2)
-        copy(std::integral_constant<index_t, 2>{});
-    else if (stride == 4)
-        copy(std::integral_constant<index_t, 4>{});
-    else
-        for (index_t t = 0; t < len; ++t) dst[t * stride] = src[t];
+/// to[t] = from[t * stride] for t < len elements of `bytes` bytes. Out of line: one copy
+/// serves every kernel.
+[[gnu::noinline]] inline void gather_elements(const std::byte* from, index_t stride, std::byte* to, index_t len,
+                                              std::size_t bytes) noexcept {
+    const bool known = with_element_size(bytes, [&]<class U>(U) {
+        const U* src = reinterpret_cast<const U*>(from);
+        U* dst = reinterpret_cast<U*>(to);
+        const auto copy = [&](auto step) {
+            BSX_SIMD_LOOP
+            for (index_t t = 0; t < len; ++t) dst[t] = src[t * step];
+        };
+        constexpr bool vectors = sizeof(U) == 4 || sizeof(U) == 8;
+        if (vectors && stride == 2)
+            copy(std::integral_constant<index_t, 2>{});
+        else if (vectors && stride == 4)
+            copy(std::integral_constant<index_t, 4>{});
+        else
+            for (index_t t = 0; t < len; ++t) dst[t] = src[t * stride];
+    });
+    if (!known)
+        for (index_t t = 0; t < len; ++t) std::memcpy(to + t * index_t(bytes), from + t * stride * index_t(bytes), bytes);
 }
 
-/// Out of line so that the direct and the tiled destination of the tiled path share one
-/// vectorized copy.
-template <class T, class Reader>
-[[gnu::noinline]] void run_chunk(const Reader reader, T* out, index_t len) noexcept(noexcept(reader.load(0))) {
-    write_chunk(reader, out, len);
+/// to[t * stride] = from[t] for t < len elements of `bytes` bytes. Out of line: one copy
+/// serves every kernel.
+[[gnu::noinline]] inline void scatter_elements(const std::byte* from, std::byte* to, index_t stride, index_t len,
+                                               std::size_t bytes) noexcept {
+    const bool known = with_element_size(bytes, [&]<class U>(U) {
+        const U* src = reinterpret_cast<const U*>(from);
+        U* dst = reinterpret_cast<U*>(to);
+        const auto copy = [&](auto step) {
+            BSX_SIMD_LOOP
+            for (index_t t = 0; t < len; ++t) dst[t * step] = src[t];
+        };
+        constexpr bool vectors = sizeof(U) == 4 || sizeof(U) == 8;
+        if (vectors && stride == 2)
+            copy(std::integral_constant<index_t, 2>{});
+        else if (vectors && stride == 4)
+            copy(std::integral_constant<index_t, 4>{});
+        else
+            for (index_t t = 0; t < len; ++t) dst[t * stride] = src[t];
+    });
+    if (!known)
+        for (index_t t = 0; t < len; ++t) std::memcpy(to + t * stride * index_t(bytes), from + t * index_t(bytes), bytes);
+}
+
+/// to[t] = *value for t < len elements of `bytes` bytes.
+[[gnu::noinline]] inline void fill_elements(std::byte* to, const std::byte* value, index_t len,
+                                            std::size_t bytes) noexcept {
+    const bool known = with_element_size(bytes, [&]<class U>(U) {
+        const U v = *reinterpret_cast<const U*>(value);
+        U* dst = reinterpret_cast<U*>(to);
+        BSX_SIMD_LOOP
+        for (index_t t = 0; t < len; ++t) dst[t] = v;
+    });
+    if (!known)
+        for (index_t t = 0; t < len; ++t) std::memcpy(to + t * index_t(bytes), value, bytes);
 }
 
 /// Where the row at outer indices `idx` starts, in elements from the first row: the
@@ -270,46 +317,6 @@ void for_each_row(const loop_shape<D>& loop, index_t begin, index_t end, Row&& r
     }
 }
 
-/// Runs `f(evs)` with N copies of the evaluator (cursors over the binding, for this
-/// thread) in a std::array, each with its own tiles in this stack frame.
-template <std::size_t N, class Ev, class F>
-void with_own_evaluators(const Ev& shared, F&& f) {
-    auto evs = [&]<std::size_t... I>(std::index_sequence<I...>) {
-        return std::array<Ev, N>{((void)I, shared)...};
-    }(std::make_index_sequence<N>{});
-    alignas(64) std::byte scratch[N][Ev::tile_bytes > 0 ? Ev::tile_bytes : 1];
-    for (std::size_t i = 0; i < N; ++i) evs[i].attach_tiles(scratch[i]);
-    f(evs);
-}
-
-/// A bound evaluator as code compiled once per reduction rather than per expression sees
-/// it: copies for the running thread, each with its tiles in the stack frame of one()
-/// or four(), handed to `body` as untyped pointers.
-struct evaluator_copies {
-    const void* shared;
-    void (*one)(const void* shared, function_ref<void(void* copy)> body);
-    void (*four)(const void* shared, function_ref<void(void* const* copies)> body);
-
-    template <class Ev>
-    static evaluator_copies of(const Ev& ev) noexcept {
-        return {&ev,
-                [](const void* shared, function_ref<void(void*)> body) {
-                    with_own_evaluators<1>(*static_cast<const Ev*>(shared), [&](std::array<Ev, 1>& own) { body(&own[0]); });
-                },
-                [](const void* shared, function_ref<void(void* const*)> body) {
-                    with_own_evaluators<4>(*static_cast<const Ev*>(shared), [&](std::array<Ev, 4>& own) {
-                        void* const copies[4]{&own[0], &own[1], &own[2], &own[3]};
-                        body(copies);
-                    });
-                }};
-    }
-};
-
-/// Whether evaluator Ev computes its chunks into a unit-stride destination of T itself
-/// (a math node at the root: the function's results need no tile of their own).
-template <class Ev, class T>
-concept writes_into = requires(Ev& ev, T* out) { ev.write_chunk_into(out, index_t{}, index_t{}, bool{}); };
-
 /// Whether every operand reads the rows along loop axis `inner` in place: with unit
 /// stride, or one of them with stride 0 (its value per row, which a row reader holds in a
 /// register). `constant_leaf` gets 1 + that operand's index, or 0 for none.
@@ -324,17 +331,6 @@ bool rows_read_in_place(std::span<operand_steps<D>* const> leaves, std::size_t i
         constant_leaf = i + 1;
     }
     return true;
-}
-
-/// Calls f(std::integral_constant<std::size_t, Mask>) with the leaf mask for
-/// `constant_leaf` (0: no leaf, k: leaf k - 1), so that each case is compiled once.
-template <std::size_t Leaves, class F>
-void with_constant_leaf(std::size_t constant_leaf, F&& f) {
-    [&]<std::size_t... K>(std::index_sequence<K...>) {
-        (void)((constant_leaf == K &&
-                (f(std::integral_constant < std::size_t, K == 0 ? 0 : std::size_t{1} << (K - 1) > {}), true)) ||
-               ...);
-    }(std::make_index_sequence<Leaves + 1>{});
 }
 
 }  // namespace bsx::detail

@@ -70,7 +70,7 @@ struct math_evaluator : Node {
     }
     /// Whether evaluating the arguments cannot throw (no user function below that may).
     static constexpr bool arguments_never_throw =
-        noexcept(std::declval<Node&>().prepare(0, 0), std::declval<const Node&>().chunk_reader().load(0));
+        noexcept(std::declval<Node&>().prepare(0, 0), std::declval<const Node&>().template chunk_reader<0>().load(0));
 
     void prepare(index_t j0, index_t len) noexcept(arguments_never_throw) {
         load_arguments(j0, len, false);
@@ -100,7 +100,10 @@ struct math_evaluator : Node {
         R load(index_t j) const noexcept { return q[j]; }
         const R* data() const noexcept { return q; }
     };
-    reader chunk_reader() const noexcept { return {result}; }
+    template <std::size_t Mask>
+    reader chunk_reader() const noexcept {
+        return {result};
+    }
 
 private:
     using kernels = typename decltype(Node::op)::kernels;
@@ -109,7 +112,7 @@ private:
     /// evaluation cannot throw (it runs in a simd loop).
     static constexpr bool fuses_argument = [] {
         if constexpr (Arity == 1 && arguments_never_throw && fusing_kernels<kernels, R>) {
-            using child_reader = decltype(child<0>(std::declval<const Node&>().children).chunk_reader());
+            using child_reader = decltype(child<0>(std::declval<const Node&>().children).template chunk_reader<0>());
             return !contiguous_reader<child_reader, R>;
         } else {
             return false;
@@ -127,7 +130,7 @@ private:
         if constexpr (!fuses_argument) {
             std::size_t k = 0;
             this->visit_children([&](const auto& argument_node) {
-                const auto reader = argument_node.chunk_reader();
+                const auto reader = argument_node.template chunk_reader<0>();
                 if constexpr (contiguous_reader<decltype(reader), R>) {
                     if (!copy_all) {
                         argument[k++] = reader.data();
@@ -145,7 +148,7 @@ private:
     /// element-by-element path, without SLEEF, stores plainly).
     void run_kernel(R* out, index_t from, index_t n, bool stream) noexcept {
         if constexpr (fuses_argument) {
-            const auto reader = child<0>(this->children).chunk_reader();
+            const auto reader = child<0>(this->children).template chunk_reader<0>();
             kernels::run_fused(
                 out, n, [&](index_t i) { return convert<R>(reader.load(from + i)); }, stream);
         } else {

@@ -97,6 +97,9 @@ reduction_plan<N> plan_reduction(const shape_t<N>& shape, std::size_t axis, cons
         lay = {coalesce<N>(shape, ops), 0, 1, shape[axis], 1, {}, 0};
         lay.chunk = row_chunk<N>(leaves, lay.loop.nd - 1, math);
         lay.in_place = !math && rows_read_in_place<N>(leaves, lay.loop.nd - 1, lay.constant_leaf);
+        // Holding an operand in a register pays where it is one of several (the a(i, k) of
+        // a product); a lone operand constant along the row reads its tile.
+        if (lay.constant_leaf != 0 && leaves.size() < 2) lay.in_place = false;
         while (flat.stride[lay.kpos] != 0) lay.P *= lay.loop.extent[lay.kpos++];
         for (std::size_t d = lay.kpos + 1; d < lay.loop.nd; ++d) {
             lay.inner.extent[lay.inner.nd++] = lay.loop.extent[d];
@@ -150,9 +153,11 @@ auto bind_reduction(const E& e, std::size_t axis, const A* out) {
     for (std::size_t d = 0; d < N; ++d) identity[d] = d;
     auto ev = make_evaluator(e, index_map<N, N>::aligned(identity), written);
     using Ev = decltype(ev);
+    std::array<leaf_cursor<N>*, Ev::leaf_count> leaves{};
+    ev.collect_leaves(leaves.data());
     operand_steps<N> flat{};
     std::array<operand_steps<N>*, 1 + Ev::leaf_count> ops{&flat};
-    ev.collect_steps(ops.data() + 1);
+    for (std::size_t i = 0; i < Ev::leaf_count; ++i) ops[i + 1] = &leaves[i]->steps;
     const auto plan = plan_reduction<N>(shape, axis, out_strides, ops, bounded_chunks<Ev>, tree_free<tree_op_t<Op>, A>);
     struct bound {
         Ev ev;
@@ -197,12 +202,12 @@ void reduce_expression(const E& e, std::size_t axis, reduced_t<Op, E>* out, bool
     } else {
         const auto bound = bind_reduction<Op>(e, axis, direct ? out : nullptr);
         using Ev = std::remove_const_t<decltype(bound.ev)>;
-        const evaluator_copies copies = evaluator_copies::of(bound.ev);
+        const auto copies = evaluator_copies<N>::for_reduction(bound.ev);
         if (bound.plan.outer)
             reduce_tiles<Tree, A, N>(copies, outer_kernels_of<Tree, A, Ev, N>::for_layout(bound.plan.layout),
                                      bound.plan.layout, out);
         else
-            reduce_outputs<Tree, A, N>(copies, inner_kernels_of<Tree, A, Ev>::kernels, bound.plan.loop, outputs, m,
+            reduce_outputs<Tree, A, N>(copies, inner_kernels_of<Tree, A, Ev, N>::kernels, bound.plan.loop, outputs, m,
                                        bound.plan.chunk, out);
         if constexpr (!std::is_same_v<Tree, Op>)
             for (index_t r = 0; r < outputs; ++r) out[r] = Op::finish(out[r], m);

@@ -12,21 +12,20 @@
 #include "../config.hpp"
 #include "../detail/first_exception.hpp"
 #include "loop.hpp"
+#include "evaluator_protocol.hpp"
 #include "math_evaluator.hpp"
 #include "parallel.hpp"
 #include "reduce_tree.hpp"
 
 namespace bsx::detail {
 
-/// What the inner traversal needs of the operand.
-template <class A>
+/// What the inner traversal needs of the operand, for copies of rank D.
+template <class A, std::size_t D>
 struct inner_kernels {
-    /// ev.begin_row(idx, outer, fill) on an evaluator copy.
-    void (*begin_row)(void* ev, const index_t* idx, std::size_t outer, index_t fill);
-    /// Folds elements [c, stop) of the row the copy has begun, `chunk` at a time: into
-    /// the lanes `out` where the reduction needs no tree (tree_free), else one value per
-    /// chunk into out[0], out[1], ...
-    void (*fold)(void* ev, index_t c, index_t stop, index_t chunk, A* out);
+    /// Folds elements [c, stop) of the row a copy's leaves have begun, `chunk` at a time:
+    /// into the lanes `out` where the reduction needs no tree (tree_free), else one value
+    /// per chunk into out[0], out[1], ...
+    void (*fold)(const evaluator_copy<D>& copy, index_t c, index_t stop, index_t chunk, A* out);
     /// Chunks one prepare computes: a math node computes its results a tile
     /// (periodic_chunk) at a time, several chunks of the tree per call, which halves what
     /// each call costs per element. (chunk is BSX_CHUNK then: in-place chunks are never
@@ -37,30 +36,29 @@ struct inner_kernels {
 };
 
 /// inner_kernels for evaluator Ev: the only inner-traversal code compiled per expression.
-template <class Op, class A, class Ev>
+template <class Op, class A, class Ev, std::size_t D>
 struct inner_kernels_of {
     static constexpr index_t per_prepare = bounded_chunks<Ev> && !tree_free<Op, A> ? periodic_chunk / BSX_CHUNK : 1;
 
-    static void begin_row(void* ev, const index_t* idx, std::size_t outer, index_t fill) {
-        static_cast<Ev*>(ev)->begin_row(idx, outer, fill);
-    }
-    static void fold(void* evaluator, index_t c, index_t stop, index_t chunk, A* out) {
-        Ev& ev = *static_cast<Ev*>(evaluator);
+    static void fold(const evaluator_copy<D>& copy, index_t c, index_t stop, index_t chunk, A* out) {
+        Ev& ev = *static_cast<Ev*>(copy.ev);
         const index_t step = chunk * per_prepare;
         for (; c < stop; c += step) {
             const index_t len = std::min(step, stop - c);
+            copy.leaves.prepare(c, len);
             ev.prepare(c, len);
+            const auto reader = ev.template chunk_reader<0>();
             if constexpr (tree_free<Op, A>) {
-                fold_into_lanes<Op>(ev.chunk_reader(), len, out);
+                fold_into_lanes<Op>(reader, len, out);
             } else if constexpr (per_prepare == 1) {
-                *out++ = reduce_chunk<Op, A>(ev.chunk_reader(), len);
+                *out++ = reduce_chunk<Op, A>(reader, len);
             } else {
                 for (index_t s = 0; s < len; s += chunk)
-                    *out++ = reduce_chunk<Op, A>(shifted_reader{ev.chunk_reader(), s}, std::min(chunk, len - s));
+                    *out++ = reduce_chunk<Op, A>(shifted_reader{reader, s}, std::min(chunk, len - s));
             }
         }
     }
-    static constexpr inner_kernels<A> kernels{&begin_row, &fold, per_prepare};
+    static constexpr inner_kernels<A, D> kernels{&fold, per_prepare};
 };
 
 /// One block's reduction, fed the block's pieces of loop rows in order (fold), then read
@@ -68,20 +66,20 @@ struct inner_kernels_of {
 /// and every operand is read in place (`chunk`); without a tree (tree_free) the lanes run
 /// through the whole block. Decided early, with the absorbing value, once the lanes reach
 /// it (looked at every 8 chunks) or another thread's have (`decided`; null: no other).
-template <class Op, class A>
+template <class Op, class A, std::size_t D>
 class block_fold {
 public:
-    block_fold(const inner_kernels<A>& kernels, index_t chunk, std::atomic<bool>* decided) noexcept
+    block_fold(const inner_kernels<A, D>& kernels, index_t chunk, std::atomic<bool>* decided) noexcept
         : kernels_(kernels), chunk_(chunk), decided_(decided) {
         std::fill_n(lane_, chunk_lanes<A>, Op::template identity<A>());
     }
     block_fold(const block_fold&) = delete;
     block_fold& operator=(const block_fold&) = delete;
 
-    /// Folds elements [j, stop) of the row `ev` has begun (begin_row with a fill of at
+    /// Folds elements [j, stop) of the row the copy's leaves have begun (with a fill of at
     /// least chunk * per_prepare); false once the result is decided. The kernel folds up
     /// to eight chunk steps per call, which the stream takes as one group.
-    bool fold(void* ev, index_t j, index_t stop) {
+    bool fold(const evaluator_copy<D>& ev, index_t j, index_t stop) {
         const index_t group = group_steps * chunk_ * kernels_.per_prepare;
         for (index_t c = j; c < stop && !done_; c += group) {
             if constexpr (has_absorbing<Op>) {
@@ -122,7 +120,7 @@ public:
 private:
     static constexpr index_t group_steps = 8;
     static constexpr index_t max_values = group_steps * (periodic_chunk / BSX_CHUNK);
-    const inner_kernels<A>& kernels_;
+    const inner_kernels<A, D>& kernels_;
     index_t chunk_;
     std::atomic<bool>* decided_;
     grouped_stream<Op, A> stream_;
@@ -134,16 +132,16 @@ private:
 /// Reduces flattened elements [begin, end) of a bound loop nest: one block, whose chunks
 /// start at `begin` and stop at the end of each loop row.
 template <class Op, class A, std::size_t D>
-A reduce_block(const inner_kernels<A>& kernels, void* ev, const loop_shape<D>& loop, index_t begin, index_t end,
-               index_t chunk, std::atomic<bool>* decided) {
+A reduce_block(const inner_kernels<A, D>& kernels, const evaluator_copy<D>& ev, const loop_shape<D>& loop,
+               index_t begin, index_t end, index_t chunk, std::atomic<bool>* decided) {
     const std::size_t outer = loop.nd - 1;
-    block_fold<Op, A> block(kernels, chunk, decided);
+    block_fold<Op, A, D> block(kernels, chunk, decided);
     const index_t fill = std::min<index_t>(chunk * kernels.per_prepare, loop.extent[outer]);
     for (row_runs<D> runs(loop, begin, end); runs.next();) {
         shape_t<D> idx = runs.index();
         for (index_t r = 0; r < runs.rows(); ++r) {
             if (r > 0) ++idx[outer - 1];
-            kernels.begin_row(ev, idx.data(), outer, fill);
+            ev.leaves.begin_row(idx.data(), outer, fill);
             if (!block.fold(ev, runs.first(), runs.stop())) return block.result();
         }
     }
@@ -156,8 +154,9 @@ A reduce_block(const inner_kernels<A>& kernels, void* ev, const loop_shape<D>& l
 /// spent a fifth of their time setting up). Precondition: every loop row holds whole
 /// outputs (its length is a multiple of m).
 template <class Op, class A, std::size_t D>
-void reduce_one_block_outputs(const inner_kernels<A>& kernels, void* ev, const loop_shape<D>& loop, index_t first,
-                              index_t last, index_t m, index_t chunk, A* out, const first_exception* errors) {
+void reduce_one_block_outputs(const inner_kernels<A, D>& kernels, const evaluator_copy<D>& ev,
+                              const loop_shape<D>& loop, index_t first, index_t last, index_t m, index_t chunk, A* out,
+                              const first_exception* errors) {
     const std::size_t outer = loop.nd - 1;
     const index_t fill = std::min<index_t>(chunk * kernels.per_prepare, loop.extent[outer]);
     index_t r = first;
@@ -165,8 +164,8 @@ void reduce_one_block_outputs(const inner_kernels<A>& kernels, void* ev, const l
         for (index_t begin = j; begin < stop && !(errors && errors->stopped()); begin += m) {
             // Anew for each output: a repeating operand's chunks follow on from the
             // row's first, and an output's chunks end short of `fill` or early.
-            kernels.begin_row(ev, idx.data(), outer, fill);
-            block_fold<Op, A> block(kernels, chunk, nullptr);
+            ev.leaves.begin_row(idx.data(), outer, fill);
+            block_fold<Op, A, D> block(kernels, chunk, nullptr);
             block.fold(ev, begin, begin + m);
             out[r++] = Op::finish(block.result(), m);
         }
@@ -176,8 +175,8 @@ void reduce_one_block_outputs(const inner_kernels<A>& kernels, void* ev, const l
 /// Reduces every output: output r is flattened range [r*m, (r+1)*m). Many outputs are
 /// shared among threads; a few long ones are split into blocks shared among threads.
 template <class Op, class A, std::size_t D>
-void reduce_outputs(const evaluator_copies& operand, const inner_kernels<A>& kernels, const loop_shape<D>& loop,
-                    index_t outputs, index_t m, index_t chunk, A* out) {
+void reduce_outputs(const evaluator_copies<D>& operand, const inner_kernels<A, D>& kernels,
+                    const loop_shape<D>& loop, index_t outputs, index_t m, index_t chunk, A* out) {
     const block_plan plan(m);
     // Outputs of one block each (order-free ones need no blocks) share the walk over the
     // rows where each lies within a loop row (a whole-array reduction's one output may
@@ -192,7 +191,7 @@ void reduce_outputs(const evaluator_copies& operand, const inner_kernels<A>& ker
             std::atomic<bool> decided{false};
             parallel_region(threads, [&](int t, int n, const first_exception* errors) {
                 const index_t first = plan.count * t / n, last = plan.count * (t + 1) / n;
-                operand.one(operand.shared, [&](void* own) {
+                operand.one(operand.shared, [&](const evaluator_copy<D>& own) {
                     if constexpr (order_free<A>) {
                         // No tree to follow: the thread's blocks as one range, in one call (a
                         // call per block kept all(x) of 16 MB of bools from any speed-up at 2
@@ -216,7 +215,7 @@ void reduce_outputs(const evaluator_copies& operand, const inner_kernels<A>& ker
     }
     parallel_region(outputs >= threads ? threads : 1, [&](int t, int n, const first_exception* errors) {
         const index_t first = outputs * t / n, last = outputs * (t + 1) / n;
-        operand.one(operand.shared, [&](void* own) {
+        operand.one(operand.shared, [&](const evaluator_copy<D>& own) {
             if (one_block && within_rows) {
                 reduce_one_block_outputs<Op, A>(kernels, own, loop, first, last, m, chunk, out, errors);
                 return;

@@ -14,6 +14,7 @@
 #include "../config.hpp"
 #include "../detail/first_exception.hpp"
 #include "loop.hpp"
+#include "evaluator_protocol.hpp"
 #include "parallel.hpp"
 #include "reduce_inner.hpp"
 #include "reduce_tree.hpp"
@@ -47,13 +48,11 @@ inline constexpr index_t outer_lanes = order_free<A> ? 1 : chunk_lanes<A>;
 /// floats: 0.42 ms a row per pass, 0.29 four; 8 were no faster).
 inline constexpr index_t outer_rows_per_pass = 4;
 
-/// What the outer traversal needs of the operand: combines into acc[0, stop - j) the
-/// pieces [j, stop) of `count` (at most outer_rows_per_pass) rows, those at indices idx
-/// with axis kpos set to k, k + lanes, ..., in that order. `evs`: this thread's
-/// outer_rows_per_pass evaluator copies.
+/// What the outer traversal needs of the operand: combines into acc[0, len) the chunks
+/// that the leaves of `count` (at most outer_rows_per_pass) copies expose at element c of
+/// their rows, copy by copy (the rows' order).
 template <class A, std::size_t D>
-using accumulate_rows_fn = void (*)(void* const* evs, const outer_layout<D>& lay, shape_t<D>& idx, index_t k,
-                                    index_t lanes, index_t count, index_t j, index_t stop, A* acc);
+using accumulate_rows_fn = void (*)(const evaluator_copy<D>* copies, index_t count, index_t c, index_t len, A* acc);
 
 /// acc[j] combined with element j of each reader in turn (the order of the rows they
 /// read). Out of line: one vectorized copy per reduction, reader type and row count.
@@ -90,50 +89,27 @@ void accumulate_rows(const ReaderOf& reader_of, index_t count, A* acc, index_t l
 static_assert(outer_rows_per_pass == 4, "accumulate_rows names its readers");
 
 /// accumulate_rows_fn for evaluator Ev: the only outer-traversal code compiled per
-/// expression. Rows are read through each copy's tiles, or in place with row readers
-/// (Mask as in run_rows).
+/// expression. Mask as in compute_rows: rows read in place may hold one operand, constant
+/// along them, in a register.
 template <class Op, class A, class Ev, std::size_t D>
 struct outer_kernels_of {
-    static void through_tiles(void* const* evs, const outer_layout<D>& lay, shape_t<D>& idx, index_t k,
-                              index_t lanes, index_t count, index_t j, index_t stop, A* acc) {
-        const auto ev = [&](index_t i) -> Ev& { return *static_cast<Ev*>(evs[i]); };
-        const std::size_t outer = lay.loop.nd - 1;
-        const index_t fill = std::min<index_t>(lay.chunk, lay.loop.extent[outer]);
-        for (index_t i = 0; i < count; ++i) {
-            idx[lay.kpos] = k + i * lanes;
-            ev(i).begin_row(idx.data(), outer, fill);
-        }
-        for (index_t c = j; c < stop; c += lay.chunk) {
-            const index_t len = std::min<index_t>(lay.chunk, stop - c);
-            for (index_t i = 0; i < count; ++i) ev(i).prepare(c, len);
-            accumulate_rows<Op>([&](index_t i) { return ev(i).chunk_reader(); }, count, acc, len);
-            acc += len;
-        }
-    }
     template <std::size_t Mask>
-    static void in_place(void* const* evs, const outer_layout<D>& lay, shape_t<D>& idx, index_t k, index_t lanes,
-                         index_t count, index_t j, index_t stop, A* acc) {
-        const Ev& ev = *static_cast<const Ev*>(evs[0]);
-        const auto reader_of = [&](index_t i) {
-            shape_t<D> row = idx;
-            row[lay.kpos] = k + i * lanes;
-            return ev.template row_reader<Mask>(row.data(), lay.loop.nd - 1, j);
-        };
-        accumulate_rows<Op>(reader_of, count, acc, stop - j);
+    static void accumulate(const evaluator_copy<D>* copies, index_t count, index_t c, index_t len, A* acc) {
+        const auto ev = [&](index_t i) -> Ev& { return *static_cast<Ev*>(copies[i].ev); };
+        if constexpr (Ev::has_math)
+            for (index_t i = 0; i < count; ++i) ev(i).prepare(c, len);
+        accumulate_rows<Op>([&](index_t i) { return ev(i).template chunk_reader<Mask>(); }, count, acc, len);
     }
-    /// The kernel for the layout. Holding an operand in a register pays where it is one of
-    /// several (the a(i, k) of a product); a lone operand constant along the row reads its
-    /// tile.
+    /// The kernel for the layout.
     static accumulate_rows_fn<A, D> for_layout(const outer_layout<D>& lay) noexcept {
-        if (!lay.in_place) return &through_tiles;
-        if constexpr (Ev::leaf_count >= 2) {
+        if constexpr (Ev::leaf_count >= 2 && !Ev::has_math) {
             static constexpr auto masks = []<std::size_t... K>(std::index_sequence<K...>) {
                 return std::array<accumulate_rows_fn<A, D>, sizeof...(K)>{
-                    &in_place<(K == 0 ? 0 : std::size_t{1} << (K - 1))>...};
+                    &accumulate<(K == 0 ? 0 : std::size_t{1} << (K - 1))>...};
             }(std::make_index_sequence<Ev::leaf_count + 1>{});
-            return masks[lay.constant_leaf];
+            return masks[lay.in_place ? lay.constant_leaf : 0];
         } else {
-            return lay.constant_leaf == 0 ? &in_place<0> : &through_tiles;
+            return &accumulate<0>;
         }
     }
 };
@@ -143,28 +119,50 @@ struct outer_kernels_of {
 /// output gets exactly the tree of the inner traversal: element k of a chunk goes to lane
 /// k % lanes, and each lane takes its elements in order.
 template <class Op, class A, std::size_t D>
-[[gnu::noinline]] void reduce_tile(accumulate_rows_fn<A, D> accumulate, void* const* evs, const outer_layout<D>& lay, index_t p,
-                 index_t q0, index_t w, A* scratch, A* out) {
+[[gnu::noinline]] void reduce_tile(accumulate_rows_fn<A, D> accumulate, const evaluator_copy<D>* copies,
+                                   const outer_layout<D>& lay, index_t p, index_t q0, index_t w, A* scratch, A* out) {
     constexpr index_t lanes = outer_lanes<A>;
     const block_plan plan(lay.m);
     A* const lane_acc = scratch;                               // lanes * w
     A* const stream_store = lane_acc + lanes * w;              // stream_slots * w
     A* const result = stream_store + plan.stream_slots() * w;  // w
     A* const halving = result + w;                             // halving_slots * w
+    const std::size_t outer = lay.loop.nd - 1;
+    const index_t fill = std::min<index_t>(lay.chunk, lay.loop.extent[outer]);
     shape_t<D> idx{};
     for (index_t r = p, d = index_t(lay.kpos); d-- > 0;) {
         idx[std::size_t(d)] = r % lay.loop.extent[std::size_t(d)];
         r /= lay.loop.extent[std::size_t(d)];
     }
-    // acc combined with rows k, k + lanes, ... (count of them), side by side.
+    // acc combined with the pieces [j, stop) of rows k, k + lanes, ... (count of them),
+    // side by side: in place, the whole piece at once; else chunk by chunk through tiles.
+    const auto piece = [&](index_t k, index_t count, index_t j, index_t stop, A* acc) {
+        if (lay.in_place) {
+            for (index_t i = 0; i < count; ++i) {
+                idx[lay.kpos] = k + i * lanes;
+                copies[i].leaves.place(idx.data(), outer, j);
+            }
+            accumulate(copies, count, j, stop - j, acc);
+            return;
+        }
+        for (index_t i = 0; i < count; ++i) {
+            idx[lay.kpos] = k + i * lanes;
+            copies[i].leaves.begin_row(idx.data(), outer, fill);
+        }
+        for (index_t c = j; c < stop; c += lay.chunk) {
+            const index_t len = std::min<index_t>(lay.chunk, stop - c);
+            for (index_t i = 0; i < count; ++i) copies[i].leaves.prepare(c, len);
+            accumulate(copies, count, c, len, acc + (c - j));
+        }
+    };
     const auto accumulate_rows_at = [&](index_t k, index_t count, A* acc) {
         if (lay.inner.nd == 1) {  // the usual case: the tile is one piece of one row
-            accumulate(evs, lay, idx, k, lanes, count, q0, q0 + w, acc);
+            piece(k, count, q0, q0 + w, acc);
             return;
         }
         for_each_row(lay.inner, q0, q0 + w, [&](const shape_t<D>& qidx, index_t j, index_t stop) {
             for (std::size_t d = 0; d + 1 < lay.inner.nd; ++d) idx[lay.kpos + 1 + d] = qidx[d];
-            accumulate(evs, lay, idx, k, lanes, count, j, stop, acc);
+            piece(k, count, j, stop, acc);
             acc += stop - j;
         });
     };
@@ -191,7 +189,7 @@ template <class Op, class A, std::size_t D>
 
 /// Every output of the outer traversal: tiles of w adjacent outputs, shared among threads.
 template <class Op, class A, std::size_t D>
-void reduce_tiles(const evaluator_copies& operand, accumulate_rows_fn<A, D> accumulate, const outer_layout<D>& lay,
+void reduce_tiles(const evaluator_copies<D>& operand, accumulate_rows_fn<A, D> accumulate, const outer_layout<D>& lay,
                   A* out) {
     const block_plan plan(lay.m);
     // The widest tile whose partials fit the scratch: whole rows where possible, since
@@ -210,7 +208,7 @@ void reduce_tiles(const evaluator_copies& operand, accumulate_rows_fn<A, D> accu
     const index_t take = std::max<index_t>(1, units / (16 * threads));
     std::atomic<index_t> next{0};
     parallel_region(units > 1 ? threads : 1, [&](int, int, const first_exception* errors) {
-        operand.four(operand.shared, [&](void* const* own) {
+        operand.four(operand.shared, [&](const evaluator_copy<D>* own) {
             alignas(64) A scratch[scratch_size];
             for (index_t first; (first = next.fetch_add(take, std::memory_order_relaxed)) < units;) {
                 for (index_t u = first; u < std::min(first + take, units); ++u) {

@@ -108,9 +108,8 @@ struct binder<reduce_node<Op, Held, KeepDims>> : binder_defaults {
             reduce_expression<Op>(e.operand(), e.reduced_axis(), first, false);
         const auto strides = contiguous_strides(e.shape());
         leaf_evaluator<V, D> ev;
-        ev.base = first + offset_through(strides, map);
-        ev.steps.stride = strides_through(strides, map);
-        ev.copy = std::move(result);
+        ev.read(first + offset_through(strides, map), strides_through(strides, map));
+        ev.copy = buffer_owner(std::move(result));
         return ev;
     }
 
