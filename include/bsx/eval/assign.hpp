@@ -41,7 +41,8 @@ auto bind_and_plan(T* data, const shape_t<D>& shape, const shape_t<D>& strides, 
     constexpr std::size_t r = rank_v<E>;
     std::array<std::size_t, r> to{};
     for (std::size_t k = 0; k < r; ++k) to[k] = rules_of_t<E>::result_axis(k, r, D);
-    auto ev = make_evaluator(expr, index_map<r, D>::aligned(to), destination<T, D>{data, shape, strides, split.whole_rows});
+    auto ev =
+        make_evaluator(expr, index_map<r, D>::aligned(to), destination<T, D>{data, shape, strides, split.whole_rows});
     using Ev = decltype(ev);
     operand_steps<D> dst{strides, 0};
     std::array<leaf_cursor<D>*, Ev::leaf_count> leaves{};
@@ -64,16 +65,16 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
         assign_broadcast<T, 1>(data, {1}, {1}, expr);
     } else {
         switch (unbound_path(data, shape, strides, expr)) {
-        case loop_kind::empty:
-            return;
-        case loop_kind::static_loop:
-            if constexpr (static_loop_expression<E> && rank_v<E> == D) assign_static(data, expr);
-            return;
-        case loop_kind::reduction_into:
-            binder<E>::write_into(expr, data, shape, strides);
-            return;
-        default:
-            break;
+            case loop_kind::empty:
+                return;
+            case loop_kind::static_loop:
+                if constexpr (static_loop_expression<E> && rank_v<E> == D) assign_static(data, expr);
+                return;
+            case loop_kind::reduction_into:
+                binder<E>::write_into(expr, data, shape, strides);
+                return;
+            default:
+                break;
         }
         const auto bound = bind_and_plan(data, shape, strides, expr);
         using Ev = std::remove_const_t<decltype(bound.ev)>;

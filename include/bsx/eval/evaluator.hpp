@@ -313,8 +313,9 @@ template <class E, class T, std::size_t D>
 auto make_evaluator(const E& e, index_map<rank_v<E>, D> map, const destination<T, D>& dest) {
     map.pin_unit_axes(e.shape());
     auto ev = binder<std::remove_cvref_t<E>>::bind(e, map, dest);
-    static_assert(evaluator<decltype(ev), D>, "bsx: a binder returned an evaluator that lacks part of the protocol "
-                                              "(eval/evaluator_protocol.hpp)");
+    static_assert(evaluator<decltype(ev), D>,
+                  "bsx: a binder returned an evaluator that lacks part of the protocol "
+                  "(eval/evaluator_protocol.hpp)");
     return ev;
 }
 
@@ -454,7 +455,8 @@ template <class Op, class... Held>
 struct binder<map_node<Op, Held...>> : binder_defaults {
     template <class E, class T, std::size_t D>
     static auto bind(const E& e, const index_map<rank_v<E>, D>& map, const destination<T, D>& dest) {
-        if (const auto now = e.current_shape(); now != e.shape()) throw_resized_operand(op_name(e.op()), now, e.shape());
+        if (const auto now = e.current_shape(); now != e.shape())
+            throw_resized_operand(op_name(e.op()), now, e.shape());
         return bind_children(e, map, dest, std::index_sequence_for<Held...>{});
     }
 

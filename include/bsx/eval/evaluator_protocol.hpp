@@ -30,17 +30,17 @@ namespace bsx::detail {
 ///   at q) and held; `next_row()` steps it to the same element of the next row;
 /// - `reads_memory_of_destination()`: whether a leaf reads the destination's memory itself.
 template <class Ev, std::size_t D>
-concept evaluator = std::copy_constructible<Ev> && requires(Ev& ev, const Ev& cev, std::byte* scratch,
-                                                            leaf_cursor<D>** leaves) {
-    { Ev::leaf_count } -> std::convertible_to<std::size_t>;
-    { Ev::tile_bytes } -> std::convertible_to<std::size_t>;
-    { Ev::has_math } -> std::convertible_to<bool>;
-    { ev.attach_tiles(scratch) } -> std::same_as<std::byte*>;
-    { ev.collect_leaves(leaves) } -> std::same_as<leaf_cursor<D>**>;
-    ev.prepare(index_t{}, index_t{});
-    cev.template chunk_reader<0>().load(index_t{});
-    { cev.reads_memory_of_destination() } -> std::same_as<bool>;
-};
+concept evaluator =
+    std::copy_constructible<Ev> && requires(Ev& ev, const Ev& cev, std::byte* scratch, leaf_cursor<D>** leaves) {
+        { Ev::leaf_count } -> std::convertible_to<std::size_t>;
+        { Ev::tile_bytes } -> std::convertible_to<std::size_t>;
+        { Ev::has_math } -> std::convertible_to<bool>;
+        { ev.attach_tiles(scratch) } -> std::same_as<std::byte*>;
+        { ev.collect_leaves(leaves) } -> std::same_as<leaf_cursor<D>**>;
+        ev.prepare(index_t{}, index_t{});
+        cev.template chunk_reader<0>().load(index_t{});
+        { cev.reads_memory_of_destination() } -> std::same_as<bool>;
+    };
 
 /// The protocol's defaults: no leaves, no tiles, no math node, nothing to prepare, and no
 /// memory read.

@@ -161,8 +161,7 @@ void run_plan(const loop_plan<D>& plan, const evaluator_copies<D>& copies, expre
                  [&](index_t begin, index_t end, const first_exception* errors) {
                      copies.one(copies.shared, [&](const evaluator_copy<D>& copy) {
                          if (plan.kind == loop_kind::rows)
-                             run_rows(plan, copy, kernels, static_cast<std::byte*>(dst), dst_bytes, begin, end,
-                                      errors);
+                             run_rows(plan, copy, kernels, static_cast<std::byte*>(dst), dst_bytes, begin, end, errors);
                          else
                              run_tiles(plan, copy, kernels, static_cast<std::byte*>(dst), dst_bytes, begin, end,
                                        errors);

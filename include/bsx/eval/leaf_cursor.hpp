@@ -26,10 +26,10 @@ struct leaf_cursor {
     std::size_t bytes = 0;   // the element size
     const std::byte* row = nullptr;
     const std::byte* q = nullptr;
-    index_t next = 0;        // place(): elements from a row's element to the next row's
+    index_t next = 0;  // place(): elements from a row's element to the next row's
     index_t inner = 0;
-    index_t phase = 0;       // repeating operands: where the next chunk starts in the period
-    index_t phase_step = 0;  // chunk length % period: how far a full chunk moves the phase
+    index_t phase = 0;               // repeating operands: where the next chunk starts in the period
+    index_t phase_step = 0;          // chunk length % period: how far a full chunk moves the phase
     std::byte* tile = nullptr;       // the running thread's tile (the typed leaf sizes it)
     bool reads_destination = false;  // reads the destination's memory itself, not a copy
 

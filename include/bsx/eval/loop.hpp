@@ -167,18 +167,18 @@ struct [[gnu::may_alias]] element_16 {
 template <class F>
 bool with_element_size(std::size_t bytes, F&& f) {
     switch (bytes) {
-    case 1:
-        return f(element_1{}), true;
-    case 2:
-        return f(element_2{}), true;
-    case 4:
-        return f(element_4{}), true;
-    case 8:
-        return f(element_8{}), true;
-    case 16:
-        return f(element_16{}), true;
-    default:
-        return false;
+        case 1:
+            return f(element_1{}), true;
+        case 2:
+            return f(element_2{}), true;
+        case 4:
+            return f(element_4{}), true;
+        case 8:
+            return f(element_8{}), true;
+        case 16:
+            return f(element_16{}), true;
+        default:
+            return false;
     }
 }
 
@@ -202,7 +202,8 @@ bool with_element_size(std::size_t bytes, F&& f) {
             for (index_t t = 0; t < len; ++t) dst[t] = src[t * stride];
     });
     if (!known)
-        for (index_t t = 0; t < len; ++t) std::memcpy(to + t * index_t(bytes), from + t * stride * index_t(bytes), bytes);
+        for (index_t t = 0; t < len; ++t)
+            std::memcpy(to + t * index_t(bytes), from + t * stride * index_t(bytes), bytes);
 }
 
 /// to[t * stride] = from[t] for t < len elements of `bytes` bytes. Out of line: one copy
@@ -225,7 +226,8 @@ bool with_element_size(std::size_t bytes, F&& f) {
             for (index_t t = 0; t < len; ++t) dst[t * stride] = src[t];
     });
     if (!known)
-        for (index_t t = 0; t < len; ++t) std::memcpy(to + t * stride * index_t(bytes), from + t * index_t(bytes), bytes);
+        for (index_t t = 0; t < len; ++t)
+            std::memcpy(to + t * stride * index_t(bytes), from + t * index_t(bytes), bytes);
 }
 
 /// to[t] = *value for t < len elements of `bytes` bytes.
@@ -289,7 +291,8 @@ public:
         rows_ = 1;
         if constexpr (D > 1)
             if (first_ == 0 && outer > 0)
-                rows_ = std::max<index_t>(1, std::min(loop_.extent[outer - 1] - idx_[outer - 1], (end_ - begin_) / n_inner));
+                rows_ = std::max<index_t>(
+                    1, std::min(loop_.extent[outer - 1] - idx_[outer - 1], (end_ - begin_) / n_inner));
         stop_ = std::min(n_inner, first_ + (end_ - begin_));
         return true;
     }

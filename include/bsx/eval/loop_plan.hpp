@@ -102,9 +102,7 @@ loop_plan<D> plan_loop(const shape_t<D>& shape, std::span<operand_steps<D>* cons
     // off and split their vector loads across cache lines); of 16 elements, they are
     // whole vectors and need no remainder loop.
     const index_t periodic_len = periods <= periodic_chunk ? periodic_chunk / periods * periods : periodic_chunk;
-    plan.chunk = direct     ? std::min(plan.loop.extent[inner], periodic_chunk)
-                 : periodic ? periodic_len
-                            : BSX_CHUNK;
+    plan.chunk = direct ? std::min(plan.loop.extent[inner], periodic_chunk) : periodic ? periodic_len : BSX_CHUNK;
     return plan;
 }
 

@@ -74,10 +74,10 @@ using tree_op_t = typename tree_op<Op>::type;
 /// How a reduction of a rank-N operand runs: the traversal and its loop nest.
 template <std::size_t N>
 struct reduction_plan {
-    bool outer = false;     // the outer traversal, with `layout`; else the inner one, with `loop`
+    bool outer = false;  // the outer traversal, with `layout`; else the inner one, with `loop`
     outer_layout<N> layout{};
-    loop_shape<N> loop{};   // the inner traversal's nest: the reduced axis last
-    index_t chunk = 0;      // the inner traversal's chunk
+    loop_shape<N> loop{};  // the inner traversal's nest: the reduced axis last
+    index_t chunk = 0;     // the inner traversal's chunk
 };
 
 /// The plan for reducing `axis` (N: all) of an operand of `shape` whose bound leaves are

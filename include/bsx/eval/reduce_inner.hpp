@@ -175,8 +175,8 @@ void reduce_one_block_outputs(const inner_kernels<A, D>& kernels, const evaluato
 /// Reduces every output: output r is flattened range [r*m, (r+1)*m). Many outputs are
 /// shared among threads; a few long ones are split into blocks shared among threads.
 template <class Op, class A, std::size_t D>
-void reduce_outputs(const evaluator_copies<D>& operand, const inner_kernels<A, D>& kernels,
-                    const loop_shape<D>& loop, index_t outputs, index_t m, index_t chunk, A* out) {
+void reduce_outputs(const evaluator_copies<D>& operand, const inner_kernels<A, D>& kernels, const loop_shape<D>& loop,
+                    index_t outputs, index_t m, index_t chunk, A* out) {
     const block_plan plan(m);
     // Outputs of one block each (order-free ones need no blocks) share the walk over the
     // rows where each lies within a loop row (a whole-array reduction's one output may

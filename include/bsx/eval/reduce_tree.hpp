@@ -263,7 +263,7 @@ struct block_plan {
 /// partials of scratch, never all blocks at once.
 template <class Op, class A>
 [[gnu::noinline]] void combine_halving(index_t first, index_t count, A* out, A* scratch, index_t width,
-                     std::type_identity_t<function_ref<void(index_t block, A* partial)>> leaf) {
+                                       std::type_identity_t<function_ref<void(index_t block, A* partial)>> leaf) {
     if (count == 1) {
         leaf(first, out);
         return;

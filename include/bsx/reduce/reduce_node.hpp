@@ -89,7 +89,8 @@ namespace detail {
 /// node was built with.
 template <class E>
 void check_not_resized(const E& e) {
-    if (const auto now = e.reduced_shape(); now != e.shape()) throw_resized_reduction(E::reduction::name, now, e.shape());
+    if (const auto now = e.reduced_shape(); now != e.shape())
+        throw_resized_reduction(E::reduction::name, now, e.shape());
 }
 
 /// A reduction inside a larger expression: computed once, now, into a buffer the size of

@@ -98,8 +98,8 @@ constexpr index_t broadcast_extent(index_t ea, index_t eb) noexcept {
     for (std::size_t i = 0; i < shapes.size(); ++i)
         list += (i == 0 ? "" : i + 1 == shapes.size() ? " and " : ", ") + format_shape(shapes[i]);
     const auto name = [&](std::size_t i) {
-        return std::to_string(extent[i]) + " (operand " + std::to_string(i + 1) + ", shape " +
-               format_shape(shapes[i]) + ")";
+        return std::to_string(extent[i]) + " (operand " + std::to_string(i + 1) + ", shape " + format_shape(shapes[i]) +
+               ")";
     };
     throw broadcast_error("bsx: " + std::string(operation) + ": shapes " + list + " cannot be broadcast under " +
                           std::string(rules) + " rules: axis " + std::to_string(axis) + " has extents " + name(first) +

@@ -1,0 +1,194 @@
+// Which plan representative assignments and reductions get (eval/loop_plan.hpp,
+// eval/reduce.hpp), as Eigen's vectorization_logic test pins its traversals: a fast path
+// that stops being taken fails here, not only in a benchmark. The values the paths compute
+// are checked elsewhere (test_loop_paths, test_evaluation, test_reductions).
+#define BOOST_TEST_MODULE bsx_loop_plan
+#include <boost/test/unit_test.hpp>
+
+#include <bsx/bsx.hpp>
+
+#include <cstddef>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace {
+
+using bsx::index_t;
+using bsx::detail::loop_kind;
+
+/// The plan of `dest = expr` for an array or view `dest` of the expression's shape.
+template <class Dest, class E>
+auto plan_of(Dest& dest, const E& expr) {
+    return bsx::detail::plan_assignment(dest.data(), dest.shape(), dest.strides(), expr);
+}
+
+/// The threads OpenMP gives a region outside any other (1 without OpenMP).
+int max_threads() {
+#ifdef _OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
+const char* kind_name(loop_kind k) {
+    switch (k) {
+        case loop_kind::empty:
+            return "empty";
+        case loop_kind::static_loop:
+            return "static_loop";
+        case loop_kind::reduction_into:
+            return "reduction_into";
+        case loop_kind::rows:
+            return "rows";
+        case loop_kind::tiles:
+            return "tiles";
+    }
+    return "?";
+}
+
+}  // namespace
+
+namespace bsx::detail {
+std::ostream& operator<<(std::ostream& os, loop_kind k) { return os << kind_name(k); }
+}  // namespace bsx::detail
+
+BOOST_AUTO_TEST_CASE(contiguous_operands_run_as_one_flat_row) {
+    bsx::array<double, 2> a = bsx::ones<double>(300, 200), b = a, r = a;
+    const auto plan = plan_of(r, a * b + 1.0);
+    BOOST_TEST(plan.kind == loop_kind::rows);
+    BOOST_TEST(plan.constant_leaf == 0u);
+    BOOST_TEST(plan.loop.nd == 1u);  // (300, 200) coalesced into one axis
+    BOOST_TEST(plan.loop.extent[0] == 60000);
+    BOOST_TEST(plan.split.threads == max_threads());  // 60000 elements: above the threshold
+}
+
+BOOST_AUTO_TEST_CASE(small_assignments_stay_on_one_thread) {
+    bsx::array<double, 1> a = bsx::ones<double>(1000), r = a;
+    const auto plan = plan_of(r, a + a);
+    BOOST_TEST(plan.kind == loop_kind::rows);
+    BOOST_TEST(plan.split.threads == 1);
+}
+
+BOOST_AUTO_TEST_CASE(a_row_broadcast_reads_rows_in_place) {
+    bsx::array<double, 2> a = bsx::ones<double>(40, 300), r = a;
+    bsx::array<double, 1> v = bsx::ones<double>(300);
+    const auto plan = plan_of(r, a + v);
+    BOOST_TEST(plan.kind == loop_kind::rows);
+    BOOST_TEST(plan.constant_leaf == 0u);
+    BOOST_TEST(plan.loop.nd == 2u);  // v's stride 0 along axis 0 keeps the two axes apart
+}
+
+BOOST_AUTO_TEST_CASE(a_column_broadcast_holds_the_column_in_a_register) {
+    bsx::array<double, 2> a = bsx::ones<double>(40, 30), c = bsx::ones<double>(40, 1), r = a;
+    BOOST_TEST(plan_of(r, a - c).constant_leaf == 2u);  // leaf 1 (c), counted from 1
+    BOOST_TEST(plan_of(r, c - a).constant_leaf == 1u);
+    BOOST_TEST(plan_of(r, c - a).kind == loop_kind::rows);
+}
+
+BOOST_AUTO_TEST_CASE(a_floyd_warshall_step_runs_whole_rows_in_place) {
+    bsx::array<double, 2> d = bsx::ones<double>(100, 100);
+    const index_t k = 7;
+    const auto plan = plan_of(d, bsx::min(d, d.col(k) + d.row(k)));
+    BOOST_TEST(plan.kind == loop_kind::rows);
+    BOOST_TEST(plan.constant_leaf == 2u);  // d.col(k), read once per row
+    BOOST_TEST(plan.split.whole_rows);
+}
+
+BOOST_AUTO_TEST_CASE(a_transposed_operand_is_gathered_into_tiles) {
+    bsx::array<double, 2> a = bsx::ones<double>(50, 60), b = bsx::ones<double>(60, 50), r = b;
+    const auto plan = plan_of(r, bsx::transpose(a) + b);
+    BOOST_TEST(plan.kind == loop_kind::tiles);
+    BOOST_TEST(plan.chunk == BSX_CHUNK);
+    BOOST_TEST(!plan.streaming);
+}
+
+BOOST_AUTO_TEST_CASE(short_rows_fold_into_a_period_tile) {
+    // Rows of at most 64 elements fold into longer ones: (40, 30) + (30,) runs as one row
+    // of 1200 through a tile that holds the (30,) operand over and over.
+    bsx::array<double, 2> a = bsx::ones<double>(40, 30), r = a;
+    bsx::array<double, 1> v = bsx::ones<double>(30);
+    const auto row_plan = plan_of(r, a + v);
+    BOOST_TEST(row_plan.kind == loop_kind::tiles);
+    BOOST_TEST(row_plan.loop.nd == 1u);
+    // Octave's RGB scaling: (n, n, 3) .* (1, 1, 3) becomes one flat loop, the scale a
+    // tile of period 3, chunks a multiple of 3 and of 16.
+    bsx::array<double, 3> img = bsx::ones<double>(20, 20, 3), scaled = img;
+    bsx::array<double, 3> w = bsx::ones<double>(1, 1, 3);
+    const auto plan = plan_of(scaled, img * w);
+    BOOST_TEST(plan.kind == loop_kind::tiles);
+    BOOST_TEST(plan.loop.nd == 1u);
+    BOOST_TEST(plan.chunk % 48 == 0);
+    BOOST_TEST(plan.chunk <= 2 * BSX_CHUNK);
+}
+
+BOOST_AUTO_TEST_CASE(math_nodes_run_in_tiles_of_their_kernel) {
+    bsx::array<double, 2> a = bsx::ones<double>(20, 1000), r = a;
+    const auto plan = plan_of(r, bsx::exp(a));
+    BOOST_TEST(plan.kind == loop_kind::tiles);
+    BOOST_TEST(plan.chunk == 2 * BSX_CHUNK);
+}
+
+BOOST_AUTO_TEST_CASE(a_strided_destination_is_written_from_a_tile) {
+    bsx::array<double, 2> big = bsx::zeros<double>(20, 40), a = bsx::ones<double>(20, 20);
+    auto every_other = bsx::slice(big, bsx::all, bsx::range(0, 40, 2));
+    const auto plan = plan_of(every_other, a + 1.0);
+    BOOST_TEST(plan.kind == loop_kind::tiles);
+    BOOST_TEST(plan.dst_strides[plan.loop.nd - 1] == 2);
+}
+
+BOOST_AUTO_TEST_CASE(wide_results_that_are_not_read_are_streamed) {
+    const index_t n = index_t(BSX_STREAMING_THRESHOLD / sizeof(double));
+    bsx::array<double, 1> a = bsx::ones<double>(n), r = bsx::zeros<double>(n);
+    BOOST_TEST(plan_of(r, a * 2.0).streaming);
+    BOOST_TEST(plan_of(r, a * 2.0).kind == loop_kind::tiles);
+    BOOST_TEST(!plan_of(r, r * 2.0).streaming);  // the destination is read: ordinary stores
+    BOOST_TEST(plan_of(r, r * 2.0).kind == loop_kind::rows);
+}
+
+BOOST_AUTO_TEST_CASE(aliasing_operands_are_copied_and_then_read_in_place) {
+    // x.row(0) overlaps x and is not read at the element written: binding copies it, and
+    // the copy is read in place like any row broadcast.
+    bsx::array<double, 2> x = bsx::ones<double>(30, 400);
+    const auto plan = plan_of(x, x.row(0) + x);
+    BOOST_TEST(plan.kind == loop_kind::rows);
+    BOOST_TEST(plan.constant_leaf == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(paths_that_bind_nothing) {
+    bsx::fixed_array<double, 3, 3> m{}, n{}, f{};
+    BOOST_TEST(plan_of(f, m * n + 1.0).kind == loop_kind::static_loop);
+    bsx::array<double, 2> a = bsx::ones<double>(30, 40);
+    bsx::array<double, 1> s = bsx::zeros<double>(40);
+    BOOST_TEST(plan_of(s, bsx::sum(a, bsx::axis(0))).kind == loop_kind::reduction_into);
+    bsx::array<double, 2> e = bsx::zeros<double>(0, 5);
+    BOOST_TEST(plan_of(e, e + 1.0).kind == loop_kind::empty);
+    // A reduction inside a larger expression is computed first, then read as a leaf.
+    bsx::array<double, 2> r = a;
+    BOOST_TEST(plan_of(r, a - bsx::mean(a, bsx::axis(1), bsx::keepdims)).kind == loop_kind::rows);
+}
+
+BOOST_AUTO_TEST_CASE(reductions_choose_their_traversal) {
+    bsx::array<double, 2> a = bsx::ones<double>(300, 200);
+    const auto along_rows = bsx::detail::plan_reduction_of<bsx::ops::sum_reduction>(a, 1);
+    BOOST_TEST(!along_rows.outer);
+    BOOST_TEST(along_rows.chunk == BSX_CHUNK);  // the tree's chunks
+    const auto max_along_rows = bsx::detail::plan_reduction_of<bsx::ops::max_reduction>(a, 1);
+    BOOST_TEST(max_along_rows.chunk == 64 * BSX_CHUNK);  // no tree: long chunks in place
+    const auto down_columns = bsx::detail::plan_reduction_of<bsx::ops::sum_reduction>(a, 0);
+    BOOST_TEST(down_columns.outer);
+    BOOST_TEST(down_columns.layout.in_place);
+    BOOST_TEST(down_columns.layout.Q == 200);
+    // Down the columns of a transposed view the reduced axis is the fast one.
+    BOOST_TEST(!bsx::detail::plan_reduction_of<bsx::ops::sum_reduction>(bsx::transpose(a), 0).outer);
+    // The fused product: a(i, k) is constant along the row, held in a register.
+    bsx::array<double, 2> b = bsx::ones<double>(200, 300);
+    const auto product = bsx::detail::plan_reduction_of<bsx::ops::sum_reduction>(
+        bsx::in_dims<3>(a, {0, 1}) * bsx::in_dims<3>(b, {1, 2}), 1);
+    BOOST_TEST(product.outer);
+    BOOST_TEST(product.layout.in_place);
+    BOOST_TEST(product.layout.constant_leaf == 1u);
+    BOOST_TEST(!bsx::detail::plan_reduction_of<bsx::ops::sum_reduction>(a, 2).outer);  // the whole array
+}
