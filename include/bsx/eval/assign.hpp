@@ -115,8 +115,7 @@ void compound_assign(std::string_view operation, Op op, Dest& dest, X&& x) {
     auto held = hold(std::forward<X>(x));
     check_broadcast_to<rules_of_t<decltype(unwrap(held))>>(operation, unwrap(held).shape(), dest.shape());
     if constexpr (statically_shaped<Dest>) {
-        dest = map_node<Op, std::reference_wrapper<const Dest>, decltype(held)>(std::move(op), std::cref(dest),
-                                                                                std::move(held));
+        dest = map_node<Op, array_ref<Dest>, decltype(held)>(std::move(op), array_ref<Dest>{&dest}, std::move(held));
     } else {
         using self_view = strided_view<const std::remove_pointer_t<decltype(dest.data())>, rank_v<Dest>>;
         const map_node<Op, self_view, decltype(held)> node(

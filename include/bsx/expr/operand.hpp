@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstddef>
-#include <functional>
 #include <type_traits>
 #include <utility>
 
@@ -17,12 +16,19 @@ namespace bsx::detail {
 template <class E>
 concept owning_array = requires { typename std::remove_cvref_t<E>::bsx_owning_tag; };
 
+/// An lvalue array held by a node: a pointer to it. (std::reference_wrapper would do, but
+/// <functional> costs every translation unit more to parse than all of this header.)
+template <class A>
+struct array_ref {
+    const A* array;
+};
+
 template <class X>
 auto hold(X&& x) {
     if constexpr (arithmetic_scalar<X>)
         return scalar<std::remove_cvref_t<X>>{x};
     else if constexpr (owning_array<X> && std::is_lvalue_reference_v<X>)
-        return std::cref(x);
+        return array_ref<std::remove_cvref_t<X>>{&x};
     else
         return std::remove_cvref_t<X>(std::forward<X>(x));
 }
@@ -36,8 +42,8 @@ const H& unwrap(const H& h) noexcept {
     return h;
 }
 template <class A>
-const A& unwrap(std::reference_wrapper<const A> h) noexcept {
-    return h.get();
+const A& unwrap(array_ref<A> h) noexcept {
+    return *h.array;
 }
 
 /// The rank of an operand; plain scalars are rank 0.

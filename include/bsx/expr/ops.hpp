@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include <functional>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -488,7 +487,7 @@ struct user_function {
     std::string_view name;
     template <class... A>
     constexpr decltype(auto) operator()(A... a) const noexcept(std::is_nothrow_invocable_v<const F&, A...>) {
-        return std::invoke(f, a...);
+        return f(a...);
     }
 };
 template <class Op>
