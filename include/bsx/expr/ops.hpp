@@ -55,6 +55,17 @@ using arithmetic_t = sign_safe_t<A, B, decltype(std::declval<A>() + std::declval
 template <class A, class B>
 using common_t = sign_safe_t<A, B, std::common_type_t<A, B>>;
 
+/// The arithmetic that wrapping() applies, as C++ writes it (operands promoted as usual).
+struct add {
+    constexpr auto operator()(auto x, auto y) const { return x + y; }
+};
+struct subtract {
+    constexpr auto operator()(auto x, auto y) const { return x - y; }
+};
+struct multiply {
+    constexpr auto operator()(auto x, auto y) const { return x * y; }
+};
+
 /// `f` applied to a and b as R, computed in R's unsigned counterpart when R is an
 /// integer: wraps modulo 2^N as NumPy's fixed-size integers do, where signed overflow in
 /// C++ would be undefined. R is at least int (integer promotion), so the unsigned type
@@ -96,21 +107,21 @@ struct plus {
     static constexpr std::string_view name = "operator+";
     template <class A, class B>
     constexpr auto operator()(A a, B b) const {
-        return detail::wrapping<detail::arithmetic_t<A, B>>(std::plus<>{}, a, b);
+        return detail::wrapping<detail::arithmetic_t<A, B>>(detail::add{}, a, b);
     }
 };
 struct minus {
     static constexpr std::string_view name = "operator-";
     template <class A, class B>
     constexpr auto operator()(A a, B b) const {
-        return detail::wrapping<detail::arithmetic_t<A, B>>(std::minus<>{}, a, b);
+        return detail::wrapping<detail::arithmetic_t<A, B>>(detail::subtract{}, a, b);
     }
 };
 struct multiplies {
     static constexpr std::string_view name = "operator*";
     template <class A, class B>
     constexpr auto operator()(A a, B b) const {
-        return detail::wrapping<detail::arithmetic_t<A, B>>(std::multiplies<>{}, a, b);
+        return detail::wrapping<detail::arithmetic_t<A, B>>(detail::multiply{}, a, b);
     }
 };
 /// Integers: truncating; x / 0 is 0 and INT_MIN / -1 wraps to INT_MIN (NumPy's results).
@@ -123,7 +134,7 @@ struct divides {
             const R x = static_cast<R>(a), y = static_cast<R>(b);
             const R q = static_cast<R>(x / detail::safe_divisor(y));
             if constexpr (std::is_signed_v<R>)
-                if (y == R(-1)) return detail::wrapping<R>(std::minus<>{}, R(0), x);
+                if (y == R(-1)) return detail::wrapping<R>(detail::subtract{}, R(0), x);
             return y == 0 ? R(0) : q;
         } else {
             return static_cast<R>(a) / static_cast<R>(b);
@@ -356,7 +367,7 @@ struct negate {
     template <class A>
     constexpr auto operator()(A a) const {
         if constexpr (std::is_integral_v<A>)
-            return detail::wrapping<decltype(-a)>(std::minus<>{}, 0, a);
+            return detail::wrapping<decltype(-a)>(detail::subtract{}, 0, a);
         else
             return -a;  // not 0 - a: -(+0.0) is -0.0
     }
