@@ -150,6 +150,12 @@ void write_chunk(const Reader reader, T* out, index_t len) noexcept(noexcept(rea
 #pragma clang diagnostic pop
 #endif
 
+#if defined(__clang__)
+// As for write_chunk: a copy loop that clang cannot vectorize for some element size (the
+// 16-byte blocks) is not a warning about the user's code.
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wpass-failed"
+#endif
 /// Element copies for code written once for every element type: elements of `bytes`
 /// bytes are moved as unsigned integers of that size (or 16-byte blocks, long double's),
 /// which may alias any object. Strides 2 and 4 of 4- and 8-byte elements (float, double,
@@ -242,6 +248,9 @@ bool with_element_size(std::size_t bytes, F&& f) {
     if (!known)
         for (index_t t = 0; t < len; ++t) std::memcpy(to + t * index_t(bytes), value, bytes);
 }
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
 
 /// Where the row at outer indices `idx` starts, in elements from the first row: the
 /// outer axes are at most D - 1, which the loop bound says, so that it unrolls.
