@@ -105,14 +105,11 @@ void combine_chunks(const V* held, index_t rows, index_t scale, index_t width, M
 
     // The chunks of the plan, in order, and the rows each rank reduces: whole chunks.
     const bsx::detail::block_plan plan(lines);
-    std::vector<index_t> chunk_start, chunk_block;
+    std::vector<index_t> chunk_start;
     for (index_t b = 0; b < plan.count; ++b)
-        for (index_t c = plan.begin(b, lines); c < plan.begin(b + 1, lines); c += BSX_CHUNK) {
-            chunk_start.push_back(c);
-            chunk_block.push_back(b);
-        }
+        for (index_t c = plan.begin(b, lines); c < plan.begin(b + 1, lines); c += BSX_CHUNK) chunk_start.push_back(c);
+    const std::size_t chunks = chunk_start.size();
     chunk_start.push_back(lines);
-    const std::size_t chunks = chunk_block.size();
     std::vector<index_t> first_chunk(P + 1, index_t(chunks));
     for (std::size_t c = chunks; c-- > 0;)
         first_chunk[std::size_t(owner_of(rows, ranks, chunk_start[c] / scale))] = index_t(c);
@@ -189,18 +186,13 @@ void combine_chunks(const V* held, index_t rows, index_t scale, index_t width, M
                    MPI_BYTE, comm);
     traffic += std::uint64_t(partials.size()) * sizeof(A);
 
-    // The single-process combination: pairwise within each block, halving across blocks.
-    bsx::array<A, 1> block_partials(shape_t<1>{plan.count * width});
-    bsx::array<A, 1> stream_slots(shape_t<1>{bsx::detail::pairwise_stream<Op, A>::max_slots * width});
-    for (std::size_t c = 0; c < chunks;) {
-        const index_t b = chunk_block[c];
-        bsx::detail::pairwise_stream<Op, A> stream(stream_slots.data(), width);
-        for (; c < chunks && chunk_block[c] == b; ++c) stream.push(partials.data() + index_t(c) * width);
-        stream.result(block_partials.data() + b * width);
-    }
-    bsx::array<A, 1> scratch(shape_t<1>{(plan.halving_slots() + 1) * width});
-    auto stored = [&](index_t b, A* out) { std::copy_n(block_partials.data() + b * width, width, out); };
-    bsx::detail::combine_halving<Op>(0, plan.count, total, scratch.data(), width, stored);
+    // The single-process tree above the chunks (chunk c starts at c * BSX_CHUNK: blocks are
+    // whole chunks long).
+    bsx::array<A, 1> stream_slots(shape_t<1>{plan.stream_slots() * width});
+    bsx::array<A, 1> scratch(shape_t<1>{plan.halving_slots() * width});
+    bsx::detail::combine_chunks<Op, A>(
+        plan, lines, width, total, stream_slots.data(), scratch.data(),
+        [&](index_t c0, index_t, A*) { return static_cast<const A*>(partials.data() + c0 / BSX_CHUNK * width); });
 }
 
 /// This rank's rows of x (an expression split along axis 0 over comm): a distributed

@@ -228,19 +228,15 @@ auto reduce_element(const E& e, std::size_t axis, shape_t<rank_v<E>> idx) {
         V load(index_t j) const noexcept { return q[j]; }
     };
     const block_plan plan(m);
-    A result, scratch[block_plan::max_blocks];
-    combine_halving<Tree, A>(0, plan.count, &result, scratch, 1, [&](index_t b, A* partial) {
-        grouped_stream<Tree, A> stream;
+    A result, stream[pairwise_stream<Tree, A>::max_slots], halving[block_plan::max_blocks];
+    combine_chunks<Tree, A>(plan, m, 1, &result, stream, halving, [&](index_t c0, index_t c1, A* room) {
         V tile[BSX_CHUNK];
-        for (index_t c = plan.begin(b, m); c < plan.begin(b + 1, m); c += BSX_CHUNK) {
-            const index_t len = std::min<index_t>(BSX_CHUNK, plan.begin(b + 1, m) - c);
-            for (index_t t = 0; t < len; ++t) {
-                idx[axis] = c + t;
-                tile[t] = e.element(idx);
-            }
-            stream.push(reduce_chunk<Tree, A>(tile_reader{tile}, len));
+        for (index_t t = 0; t < c1 - c0; ++t) {
+            idx[axis] = c0 + t;
+            tile[t] = e.element(idx);
         }
-        *partial = stream.result();
+        *room = reduce_chunk<Tree, A>(tile_reader{tile}, c1 - c0);
+        return static_cast<const A*>(room);
     });
     return Op::finish(result, m);
 }

@@ -166,23 +166,17 @@ template <class Op, class A, std::size_t D>
             acc += stop - j;
         });
     };
-    combine_halving<Op, A>(0, plan.count, result, halving, w, [&](index_t b, A* partial) {
-        pairwise_stream<Op, A> stream(stream_store, w);
-        const index_t end = plan.begin(b + 1, lay.m);
-        for (index_t c0 = plan.begin(b, lay.m); c0 < end; c0 += BSX_CHUNK) {
-            const index_t c1 = std::min<index_t>(c0 + BSX_CHUNK, end);
-            std::fill_n(lane_acc, lanes * w, Op::template identity<A>());
-            // Passes of outer_rows_per_pass rows per lane, lanes in turn: the passes move
-            // through the chunk in memory order, that many streams at a time.
-            for (index_t g = c0; g < c1; g += lanes * outer_rows_per_pass)
-                for (index_t l = 0; l < lanes && g + l < c1; ++l)
-                    accumulate_rows_at(g + l, std::min<index_t>(outer_rows_per_pass, (c1 - g - l + lanes - 1) / lanes),
-                                       lane_acc + l * w);
-            for (index_t width = lanes / 2; width > 0; width /= 2)
-                for (index_t l = 0; l < width; ++l) combine_into<Op>(lane_acc + l * w, lane_acc + (l + width) * w, w);
-            stream.push(lane_acc);
-        }
-        stream.result(partial);
+    combine_chunks<Op, A>(plan, lay.m, w, result, stream_store, halving, [&](index_t c0, index_t c1, A*) {
+        std::fill_n(lane_acc, lanes * w, Op::template identity<A>());
+        // Passes of outer_rows_per_pass rows per lane, lanes in turn: the passes move
+        // through the chunk in memory order, that many streams at a time.
+        for (index_t g = c0; g < c1; g += lanes * outer_rows_per_pass)
+            for (index_t l = 0; l < lanes && g + l < c1; ++l)
+                accumulate_rows_at(g + l, std::min<index_t>(outer_rows_per_pass, (c1 - g - l + lanes - 1) / lanes),
+                                   lane_acc + l * w);
+        for (index_t width = lanes / 2; width > 0; width /= 2)
+            for (index_t l = 0; l < width; ++l) combine_into<Op>(lane_acc + l * w, lane_acc + (l + width) * w, w);
+        return static_cast<const A*>(lane_acc);
     });
     for (index_t t = 0; t < w; ++t) out[p * lay.Q + q0 + t] = Op::finish(result[t], lay.m);
 }

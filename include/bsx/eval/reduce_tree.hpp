@@ -274,6 +274,25 @@ template <class Op, class A>
     combine_into<Op>(out, scratch, width);
 }
 
+/// The tree above its chunks, for `width` outputs of n elements each: chunk(c0, c1, room)
+/// gives the partials (width values) of elements [c0, c1), one chunk of a block, written
+/// into `room` or wherever it keeps them (it returns where); the chunks of each block are
+/// asked for in order and combine pairwise, the blocks by halving, into out. Scratch:
+/// `stream` holds plan.stream_slots() partials, `halving` plan.halving_slots(). The
+/// traversals that have chunk partials (the outer one, one element alone, bsx::dist) take
+/// the tree from here; the inner traversal folds each block's chunks in the same order
+/// (block_fold) and halves its blocks likewise.
+template <class Op, class A>
+void combine_chunks(const block_plan& plan, index_t n, index_t width, A* out, A* stream, A* halving,
+                    std::type_identity_t<function_ref<const A*(index_t c0, index_t c1, A* room)>> chunk) {
+    combine_halving<Op, A>(0, plan.count, out, halving, width, [&](index_t b, A* partial) {
+        pairwise_stream<Op, A> pairs(stream, width);
+        for (index_t c0 = plan.begin(b, n), end = plan.begin(b + 1, n); c0 < end; c0 += BSX_CHUNK)
+            pairs.push(chunk(c0, std::min<index_t>(c0 + BSX_CHUNK, end), partial));
+        pairs.result(partial);
+    });
+}
+
 }  // namespace bsx::detail
 
 #if defined(__clang__)
