@@ -24,7 +24,8 @@ namespace bsx::detail::vmath {
 ///   also relative to log2 x where k = 0), so y log2 x is within 2^-27.8 wherever the result
 ///   is a float (|y log2 x| < 150); with 2^f's polynomial (2^-28.7) the double result is within
 ///   2^-27.4 relative, 0.09 ulp of the float, and rounding it adds half an ulp. (A term more
-///   in each polynomial gives 0.501 ulp, 7 % slower.)
+///   in each polynomial would give 0.501 ulp, for more time than the accuracy is worth:
+///   doc/design.md, "Vector math".)
 /// - Double log: hi + lo is within 0.003 ulp of ln x (the polynomial's 2^-52.6 |r|^3 at most
 ///   0.002), and rounding it adds half an ulp.
 /// - Double pow: ln x is within 2^-51.4 |r|^3 (the polynomial and the roundings of r^3 p(r));
@@ -149,7 +150,7 @@ inline constexpr double exp_poly[6] = {0x1.0000000000001p-1, 0x1.5555555555556p-
 // The kernels are written with vector operators where they can, and maskz forms of the other
 // intrinsics: GCC 12 warns (maybe-uninitialized) about the undefined pass-through source of
 // many unmasked AVX-512 intrinsics. (Conversions and shuffles stay intrinsics: GCC splits
-// __builtin_convertvector into 256-bit halves when tuning for AMD Zen.)
+// __builtin_convertvector into 256-bit halves under some -mtune settings.)
 using doubles8 = __m512d;
 using int64s8 = __m512i;
 using uint64s8 [[gnu::vector_size(64)]] = std::uint64_t;
@@ -247,9 +248,9 @@ template <class T, class V, class M, class F, class... A>
 /// pow(x, y) of G vectors of 16 floats, widened to 2G vectors of 8 doubles: log2 x, then
 /// 2^(y log2 x), within 2^-27.4 relative wherever the result is a float, rounded once to
 /// float. Each step runs over all 2G vectors before the next starts: one vector alone is
-/// limited by its chain of latencies, and independent chains side by side overlap (10^5
-/// floats in bench_math: 75 us one vector at a time, 62 with G = 4; with the chains hidden,
-/// Horner's scheme, fewer instructions than Estrin's, is as fast). Lanes where x is not
+/// limited by its chain of latencies, and independent chains side by side overlap (with
+/// the chains hidden, Horner's scheme, fewer instructions than Estrin's, is as fast; the
+/// measurements are in doc/design.md, "Vector math"). Lanes where x is not
 /// positive and finite or y is not finite (zeros, negative bases, infinities, NaN) are
 /// computed by std::pow, one by one: a rule on the lane's own arguments, so an element's
 /// value does not depend on G or on where it falls.

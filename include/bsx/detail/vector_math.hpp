@@ -96,9 +96,9 @@ inline isa host_isa() noexcept {
 // arguments are finite (see redo_early_overflows): it adds every result vector into one
 // vector, which is not finite for good once a result is infinite or NaN (so a block with
 // NaN results, or with finite results whose sum overflows, is scanned too, needlessly but
-// correctly). That costs an add per vector (adding r - r, one more operation, cost sum(exp(x))
-// 3 %), where a mask of the lanes (kmov after the call) ran at half speed on AVX-512 and a
-// second pass over the results cost 15 %. `stream`: whole vectors are written
+// correctly). That costs an add per vector, where a mask of the lanes (kmov after the call)
+// or a second pass over the results costs far more (doc/design.md, "Vector math").
+// `stream`: whole vectors are written
 // with streaming stores (out must then be aligned to 64 bytes), so a large destination
 // is not read first, and the stores drain while the next vectors compute.
 #define BSX_VECTOR_MATH_BLOCK(ISA, TARGET, T, V, STREAM)                                                        \
@@ -217,7 +217,7 @@ struct sqrt {
     /// out[i] = sqrt(at(i)) for i < n, each vector of arguments computed and rooted at once,
     /// with no tile between: where the translation unit itself is compiled for AVX-512, its
     /// vectors are as wide as dispatch's, and an argument computed into a tile and read back
-    /// cost 15 % (sqrt(x*x + y*y) over an outer 4000 x 4000). A square root is correctly
+    /// costs a store and a load per element beside the root. A square root is correctly
     /// rounded, so the bits are those of run(). `at` must not throw (a simd loop).
     template <class T, class At>
     static void run_fused(T* out, index_t n, const At& at, bool stream) noexcept {
@@ -429,9 +429,9 @@ struct own_kernel_for : Library {
 };
 #endif
 
-// The table: BSX_MVEC_ where libmvec is faster than SLEEF (2 to 3 times for expm1, log1p
-// and cbrt; 1.3 to 1.6 times for log10, cosh and pow, on AVX-512; for floats, sinh and
-// tanh, below) and present, else SLEEF's
+// The table: BSX_MVEC_ where libmvec is faster than SLEEF (expm1, log1p, cbrt, log10, cosh
+// and pow; for floats, sinh and tanh, below; doc/design.md has the timings) and present,
+// else SLEEF's
 // faster 3.5-ulp variant where it has one, else its 1-ulp one; the last column: whether
 // SLEEF's early overflows must be redone (redo_early_overflows). The bound is SLEEF's
 // documented worst case, or without SLEEF what glibc 2.36 reaches in test_vector_math
@@ -464,9 +464,8 @@ BSX_SLEEF_UNARY(asin, u35, BSX_BOUND(3.5, 1.0), false)
 BSX_SLEEF_UNARY(acos, u35, BSX_BOUND(3.5, 1.0), false)
 BSX_SLEEF_UNARY(atan, u35, BSX_BOUND(3.5, 1.0), false)
 #if defined(BSX_HAVE_SLEEF) && defined(BSX_HAVE_MVEC)
-// sinh and tanh: SLEEF's for doubles, libmvec's for floats, the faster of each (measured on
-// AVX-512, us per 10^5: sinh 34 libmvec against 47 SLEEF in float, tanh 35 against 42;
-// SLEEF leads in double). The stated bound is the larger of the two.
+// sinh and tanh: SLEEF's for doubles, libmvec's for floats, the faster of each
+// (doc/design.md, "Vector math"). The stated bound is the larger of the two.
 namespace from_sleef {
 BSX_SLEEF_UNARY(sinh, u35, 3.5, true)
 BSX_SLEEF_UNARY(tanh, u35, 3.5, false)

@@ -71,7 +71,7 @@ struct chunk_partial : Op {
 };
 
 /// Room for the chunk that straddles two ranks' blocks, kept between calls: touching fresh
-/// pages cost more than reducing the chunk (4 MB: 10 to 20 ms on the development machine).
+/// pages cost more than reducing the chunk.
 template <class V>
 V* straddling_scratch(index_t size) {
     thread_local bsx::array<V, 1> scratch;

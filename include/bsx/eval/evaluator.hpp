@@ -321,9 +321,8 @@ auto make_evaluator(const E& e, index_map<rank_v<E>, D> map, const destination<T
 
 /// A shared buffer of `count` elements, uninitialized, whose first element (`first`, in
 /// `owner`) starts on a cache line as an array's does (for element types aligned to their
-/// size, every arithmetic type), in one allocation. Read beside
-/// the destination's rows, a copy of `dist.row(k)` whose vector loads split cache lines
-/// made Floyd-Warshall at n = 100 run 15 % slower.
+/// size, every arithmetic type), in one allocation: read beside the destination's rows, a
+/// copy of `dist.row(k)` whose vector loads split cache lines slows Floyd-Warshall down.
 template <class V>
 struct line_aligned_buffer {
     std::shared_ptr<V[]> owner;

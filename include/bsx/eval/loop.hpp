@@ -41,9 +41,8 @@ inline constexpr index_t max_fold_period = BSX_CHUNK / 4;
 
 /// Chunk length when the only tiles are period tiles (filled once per row), streamed
 /// results or math results: longer than BSX_CHUNK halves the per-chunk overhead, but not
-/// much longer: with 8 KiB tiles the centroid case ((n, 3) minus a (3,)) ran 5-10 %
-/// slower than with 4 KiB ones, and with 32 KiB tiles 40 %, as the tiles crowd the lines
-/// the loop streams through out of L1.
+/// much longer, or the tiles crowd the lines the loop streams through out of L1
+/// (doc/design.md, "The evaluator", has the measurements).
 inline constexpr index_t periodic_chunk = 2 * BSX_CHUNK;
 
 /// Short rows (the pixels of an RGB image: rows of 3) would make per-row set-up dominate.

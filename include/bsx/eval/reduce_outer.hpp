@@ -43,9 +43,9 @@ inline constexpr index_t outer_lanes = order_free<A> ? 1 : chunk_lanes<A>;
 
 /// Rows the outer traversal reads side by side into one output's accumulators: the rows
 /// k, k + lanes, ... that the tree gives one lane (consecutive rows where order is free).
-/// The accumulators do not fit L1 (16 lanes of a row of 2000 floats take 128 KiB); each
-/// pass reads and writes them once for 4 rows, not for each (column sums of 2000 x 2000
-/// floats: 0.42 ms a row per pass, 0.29 four; 8 were no faster).
+/// The accumulators need not fit L1 (16 lanes of a row of 2000 floats take 128 KiB): each
+/// pass reads and writes them once for 4 rows, not for each (doc/design.md, "Reductions",
+/// has the measurements; 8 rows were no faster).
 inline constexpr index_t outer_rows_per_pass = 4;
 
 /// What the outer traversal needs of the operand: combines into acc[0, len) the chunks
@@ -187,7 +187,7 @@ void reduce_tiles(const evaluator_copies<D>& operand, accumulate_rows_fn<A, D> a
                   A* out) {
     const block_plan plan(lay.m);
     // The widest tile whose partials fit the scratch: whole rows where possible, since
-    // memory streams fastest in long runs (a row cut into tiles costs up to 1.5x).
+    // memory streams fastest in long runs.
     constexpr index_t scratch_size = BSX_REDUCTION_SCRATCH / sizeof(A);
     const index_t per_output = outer_lanes<A> + plan.stream_slots() + 1 + plan.halving_slots();
     index_t w = std::min(lay.Q, std::max<index_t>(1, scratch_size / per_output / 16 * 16));

@@ -211,12 +211,9 @@ struct rem {
 };
 
 // ---- minimum and maximum (written as selects so the loops vectorize without -ffast-math)
-// Each has two spellings of the same function (the same result bits, -0.0 and NaN
-// included), because the best vector code differs with what the result feeds on AMD Zen 4:
-// an element-wise result that is stored runs fastest as a vector min plus a NaN fix-up
-// (Floyd-Warshall's relaxation: 1.3x faster than a compare and a blend), a running
-// minimum (reductions: `combine`) as a compare and a blend (a masked vector min on the
-// accumulator halves the speed of a column min).
+// The smaller (larger) of the two by a select, y when either is NaN (one vector min or max
+// instruction), then a NaN fix-up: x when x is NaN. `combine`, the running minimum of the
+// reductions, is the same function on one type.
 /// NaN-propagating, like NumPy's minimum.
 struct minimum {
     static constexpr std::string_view name = "min";
