@@ -10,9 +10,7 @@
 #include <utility>
 
 #include <boost/hana/at.hpp>
-#include <boost/hana/fold_left.hpp>
 #include <boost/hana/tuple.hpp>
-#include <boost/hana/unpack.hpp>
 
 #include "../detail/refusals.hpp"
 #include "operand.hpp"
@@ -65,11 +63,7 @@ public:
     const boost::hana::tuple<Held...>& children() const noexcept { return children_; }
 
     /// Computes one element (slow path for inspection; assignment uses the evaluator).
-    value_type element(const shape_t<rank>& idx) const {
-        return boost::hana::unpack(children_, [&](const Held&... c) {
-            return static_cast<value_type>(op_(child_element(detail::unwrap(c), idx)...));
-        });
-    }
+    value_type element(const shape_t<rank>& idx) const { return element_at(idx, std::index_sequence_for<Held...>{}); }
 
 private:
     Op op_;
@@ -81,15 +75,27 @@ private:
         // result alone is not enough: a dynamic child must still match it.)
         if constexpr ((statically_shaped<detail::unwrapped_t<Held>> && ...)) {
             return static_extents;
-        } else if constexpr (sizeof...(Held) >= 3) {
-            return boost::hana::unpack(children_, [&](const auto&... c) {
-                return detail::broadcast_many<rules>(detail::op_name(op_), detail::unwrap(c).shape()...);
-            });
         } else {
-            return boost::hana::fold_left(children_, shape_t<0>{}, [&](const auto& acc, const auto& c) {
-                return detail::broadcast_pair<rules>(detail::op_name(op_), acc, detail::unwrap(c).shape());
-            });
+            return broadcast_shapes_of(std::index_sequence_for<Held...>{});
         }
+    }
+
+    template <std::size_t... I>
+    shape_t<rank> broadcast_shapes_of(std::index_sequence<I...>) const {
+        if constexpr (sizeof...(I) >= 3)
+            return detail::broadcast_many<rules>(detail::op_name(op_),
+                                                 detail::unwrap(boost::hana::at_c<I>(children_)).shape()...);
+        else if constexpr (sizeof...(I) == 2)
+            return detail::broadcast_pair<rules>(detail::op_name(op_),
+                                                 detail::unwrap(boost::hana::at_c<0>(children_)).shape(),
+                                                 detail::unwrap(boost::hana::at_c<1>(children_)).shape());
+        else
+            return detail::broadcast_pair<rules>(detail::op_name(op_), shape_t<0>{},
+                                                 detail::unwrap(boost::hana::at_c<0>(children_)).shape());
+    }
+    template <std::size_t... I>
+    value_type element_at(const shape_t<rank>& idx, std::index_sequence<I...>) const {
+        return static_cast<value_type>(op_(child_element(detail::unwrap(boost::hana::at_c<I>(children_)), idx)...));
     }
 
     template <class C>
