@@ -97,6 +97,22 @@ struct leaf_set {
     void place(const index_t* idx, std::size_t outer, index_t j) const noexcept {
         for (std::size_t i = 0; i < count; ++i) leaves[i]->place(idx, outer, j);
     }
+    /// Whether every leaf reads the row begun where it lies (unit stride, no period), so
+    /// that one prepare exposes any stretch of it.
+    bool read_in_place() const noexcept {
+        for (std::size_t i = 0; i < count; ++i)
+            if (leaves[i]->inner != 1 || leaves[i]->steps.period != 0) return false;
+        return true;
+    }
+    /// place() at the row `rows` steps along `axis` from where `from` (the same leaves in
+    /// another copy) was placed: no row start to find again.
+    void place_apart(const leaf_set& from, index_t rows, std::size_t axis) const noexcept {
+        for (std::size_t i = 0; i < count; ++i) {
+            const leaf_cursor<D>& f = *from.leaves[i];
+            leaves[i]->q = f.q + rows * f.steps.stride[axis] * index_t(f.bytes);
+            leaves[i]->next = f.next;
+        }
+    }
 };
 
 }  // namespace bsx::detail

@@ -55,11 +55,12 @@ template <class A, std::size_t D>
 using accumulate_rows_fn = void (*)(const evaluator_copy<D>* copies, index_t count, index_t c, index_t len, A* acc);
 
 /// acc[j] combined with element j of each reader in turn (the order of the rows they
-/// read). Out of line: one vectorized copy per reduction, reader type and row count.
-/// bool accumulators (all, any) are combined as their bytes (lane_value).
+/// read). Inline into the kernel (outer_kernels_of), which is itself out of line, so that
+/// the readers it builds stay in its frame. bool accumulators (all, any) are combined as
+/// their bytes (lane_value).
 template <class Op, class A, class Reader, std::size_t N>
-[[gnu::noinline]] void accumulate_pieces(const std::array<Reader, N> readers, A* acc,
-                                         index_t len) noexcept(noexcept(readers[0].load(0))) {
+void accumulate_pieces(const std::array<Reader, N> readers, A* acc,
+                       index_t len) noexcept(noexcept(readers[0].load(0))) {
     using B = bytes_of_t<A>;
     B* const bytes = reinterpret_cast<B*>(acc);
     const auto combine_at = [&](index_t j) {
@@ -138,10 +139,9 @@ template <class Op, class A, std::size_t D>
     // side by side: in place, the whole piece at once; else chunk by chunk through tiles.
     const auto piece = [&](index_t k, index_t count, index_t j, index_t stop, A* acc) {
         if (lay.in_place) {
-            for (index_t i = 0; i < count; ++i) {
-                idx[lay.kpos] = k + i * lanes;
-                copies[i].leaves.place(idx.data(), outer, j);
-            }
+            idx[lay.kpos] = k;
+            copies[0].leaves.place(idx.data(), outer, j);
+            for (index_t i = 1; i < count; ++i) copies[i].leaves.place_apart(copies[0].leaves, i * lanes, lay.kpos);
             accumulate(copies, count, j, stop - j, acc);
             return;
         }

@@ -85,7 +85,8 @@ bytes_of_t<A> lane_value(const Reader& reader, index_t j) noexcept(noexcept(read
 /// Folds a chunk into a row of `chunk_lanes` accumulators (element j into lane j % lanes),
 /// `lanes` elements at a time: one vector operation per 64 bytes of accumulators.
 template <class Op, class A, class Reader>
-void fold_into_lanes(const Reader& reader, index_t len, A* lanes_out) noexcept(noexcept(reader.load(0))) {
+[[gnu::always_inline]] inline void fold_into_lanes(const Reader& reader, index_t len,
+                                                   A* lanes_out) noexcept(noexcept(reader.load(0))) {
     constexpr index_t lanes = chunk_lanes<A>;
     // A local copy, held as lane_value holds elements.
     using B = bytes_of_t<A>;
@@ -137,7 +138,14 @@ A combine_lanes(A* lane) noexcept {
         for (index_t l = 0; l < chunk_lanes<A>; ++l) result = Op::combine(result, bytes[l]);
         return static_cast<A>(result);
     } else {
-        for (index_t width = chunk_lanes<A> / 2; width > 0; width /= 2) combine_into<Op>(lane, lane + width, width);
+        // Widths known at compile time: each step is one vector operation, in registers
+        // (combine_into is out of line, for the wide rows of the outer traversal).
+        [&]<index_t... Step>(std::integer_sequence<index_t, Step...>) {
+            const auto halve = [&]<index_t Width>(std::integral_constant<index_t, Width>) {
+                for (index_t t = 0; t < Width; ++t) lane[t] = Op::combine(lane[t], lane[t + Width]);
+            };
+            (halve(std::integral_constant<index_t, (chunk_lanes<A> >> (Step + 1))>{}), ...);
+        }(std::make_integer_sequence<index_t, std::bit_width(std::uint64_t(chunk_lanes<A>)) - 1>{});
         return lane[0];
     }
 }
