@@ -41,20 +41,22 @@ auto bind_and_plan(T* data, const shape_t<D>& shape, const shape_t<D>& strides, 
     constexpr std::size_t r = rank_v<E>;
     std::array<std::size_t, r> to{};
     for (std::size_t k = 0; k < r; ++k) to[k] = rules_of_t<E>::result_axis(k, r, D);
-    auto ev =
-        make_evaluator(expr, index_map<r, D>::aligned(to), destination<T, D>{data, shape, strides, split.whole_rows});
-    using Ev = decltype(ev);
-    operand_steps<D> dst{strides, 0};
-    std::array<leaf_cursor<D>*, Ev::leaf_count> leaves{};
-    ev.collect_leaves(leaves.data());
-    std::array<operand_steps<D>*, 1 + Ev::leaf_count> ops{&dst};
-    for (std::size_t i = 0; i < Ev::leaf_count; ++i) ops[i + 1] = &leaves[i]->steps;
-    const auto plan = plan_loop<D>(shape, ops, split, sizeof(T), bounded_chunks<Ev>, ev.reads_memory_of_destination());
+    const destination<T, D> dest{data, shape, strides, split.whole_rows};
+    using Ev = decltype(make_evaluator(expr, index_map<r, D>::aligned(to), dest));
     struct bound {
         Ev ev;
         loop_plan<D> plan;
     };
-    return bound{std::move(ev), plan};
+    // The evaluator is bound in place (no copy of it on the way out: small assignments
+    // would feel it).
+    bound b{make_evaluator(expr, index_map<r, D>::aligned(to), dest), {}};
+    operand_steps<D> dst{strides, 0};
+    std::array<leaf_cursor<D>*, Ev::leaf_count> leaves{};
+    b.ev.collect_leaves(leaves.data());
+    std::array<operand_steps<D>*, 1 + Ev::leaf_count> ops{&dst};
+    for (std::size_t i = 0; i < Ev::leaf_count; ++i) ops[i + 1] = &leaves[i]->steps;
+    b.plan = plan_loop<D>(shape, ops, split, sizeof(T), bounded_chunks<Ev>, b.ev.reads_memory_of_destination());
+    return b;
 }
 
 /// Writes `expr` broadcast to `shape` into the strided memory at `data`.
@@ -76,9 +78,12 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
             default:
                 break;
         }
-        const auto bound = bind_and_plan(data, shape, strides, expr);
-        using Ev = std::remove_const_t<decltype(bound.ev)>;
-        run_plan(bound.plan, evaluator_copies<D>::of(bound.ev), kernels_for<Ev, T, D>(bound.plan), data, sizeof(T));
+        auto bound = bind_and_plan(data, shape, strides, expr);
+        using Ev = decltype(bound.ev);
+        std::array<leaf_cursor<D>*, Ev::leaf_count> leaves{};
+        bound.ev.collect_leaves(leaves.data());
+        run_plan(bound.plan, evaluator_copy<D>{&bound.ev, {leaves.data(), Ev::leaf_count}},
+                 evaluator_copies<D>::of(bound.ev), kernels_for<Ev, T, D>(bound.plan), data, sizeof(T));
     }
 }
 

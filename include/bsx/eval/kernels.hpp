@@ -152,19 +152,23 @@ void run_tiles(const loop_plan<D>& plan, const evaluator_copy<D>& copy, expressi
     }
 }
 
-/// Runs the plan for a bound evaluator into the destination at `dst` (elements of
-/// `dst_bytes` bytes), on plan.split.threads threads, each with its own copy.
+/// Runs the plan for the bound evaluator `bound` into the destination at `dst` (elements
+/// of `dst_bytes` bytes), on plan.split.threads threads, each with its own copy and tiles
+/// (`copies`). Whole rows on one thread need neither: they read the bound evaluator
+/// itself, which keeps small assignments cheap.
 template <std::size_t D>
-void run_plan(const loop_plan<D>& plan, const evaluator_copies<D>& copies, expression_kernels kernels, void* dst,
-              std::size_t dst_bytes) {
+void run_plan(const loop_plan<D>& plan, const evaluator_copy<D>& bound, const evaluator_copies<D>& copies,
+              expression_kernels kernels, void* dst, std::size_t dst_bytes) {
+    std::byte* const to = static_cast<std::byte*>(dst);
+    if (plan.kind == loop_kind::rows && plan.split.threads <= 1)
+        return run_rows(plan, bound, kernels, to, dst_bytes, 0, plan.total, nullptr);
     parallel_for(plan.total, plan.split.threads, plan.split.granule,
                  [&](index_t begin, index_t end, const first_exception* errors) {
                      copies.one(copies.shared, [&](const evaluator_copy<D>& copy) {
                          if (plan.kind == loop_kind::rows)
-                             run_rows(plan, copy, kernels, static_cast<std::byte*>(dst), dst_bytes, begin, end, errors);
+                             run_rows(plan, copy, kernels, to, dst_bytes, begin, end, errors);
                          else
-                             run_tiles(plan, copy, kernels, static_cast<std::byte*>(dst), dst_bytes, begin, end,
-                                       errors);
+                             run_tiles(plan, copy, kernels, to, dst_bytes, begin, end, errors);
                      });
                  });
 }

@@ -264,13 +264,12 @@ index_t row_offset(const index_t* idx, const shape_t<D>& stride, std::size_t out
 /// after another: a run is `rows()` rows, this one and the next ones along the last
 /// outer axis, each covering the same part [first(), stop()) of its row (whole rows run
 /// together, so that a loop over them can step its pointers); index() gives the outer
-/// indices of its first row. Written once per rank: the loops that walk it are the only
-/// code per expression.
+/// indices of its first row. Only the loops compiled once per rank (kernels.hpp, the
+/// reduction traversals) walk it.
 template <std::size_t D>
 class row_runs {
 public:
-    [[gnu::noinline]] row_runs(const loop_shape<D>& loop, index_t begin, index_t end) noexcept
-        : loop_(loop), begin_(begin), end_(end) {
+    row_runs(const loop_shape<D>& loop, index_t begin, index_t end) noexcept : loop_(loop), begin_(begin), end_(end) {
         if (begin != 0) {  // a serial loop starts at 0: spare it the divisions (tens of cycles)
             const std::size_t outer = loop.nd - 1;
             index_t r = begin / loop.extent[outer];
@@ -282,7 +281,7 @@ public:
         }
     }
     /// Moves to the next run; false once the range is done.
-    [[gnu::noinline]] bool next() noexcept {
+    bool next() noexcept {
         const std::size_t outer = loop_.nd - 1;
         if (rows_ > 0) {  // step past the current run
             begin_ += rows_ * (stop_ - first_);
