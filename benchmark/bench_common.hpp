@@ -1,8 +1,14 @@
 // benchmark/bench_common.hpp: what every bsx benchmark binary shares: the OpenMP
-// thread count as a benchmark argument (1 and 2), recorded as a counter.
+// thread count as a benchmark argument (1 and 2, or the list in BSX_BENCH_THREADS, as
+// benchmark/scaling.sh and contention.sh give it), recorded as a counter.
 #pragma once
 
 #include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -15,7 +21,25 @@ inline void set_threads(benchmark::State& state, int threads) {
     state.counters["omp_threads"] = threads;  // not "threads": the JSON has that key already
 }
 
+/// The numbers in environment variable `name` ("1,2,4,8"), else `otherwise`.
+inline std::vector<std::int64_t> env_numbers(const char* name, std::vector<std::int64_t> otherwise) {
+    std::vector<std::int64_t> numbers;
+    if (const char* list = std::getenv(name)) {
+        for (std::string rest = list; !rest.empty();) {
+            const auto comma = rest.find(',');
+            numbers.push_back(std::stoll(rest.substr(0, comma)));
+            rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
+        }
+    }
+    return numbers.empty() ? otherwise : numbers;
+}
+
+/// The thread counts every benchmark runs at: BSX_BENCH_THREADS, else 1 and 2.
+inline std::vector<std::int64_t> bench_thread_counts() { return env_numbers("BSX_BENCH_THREADS", {1, 2}); }
+
 /// Benchmarks whose only argument is the thread count.
 inline void thread_args(benchmark::internal::Benchmark* b) {
-    b->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+    b->ArgName("threads");
+    for (const std::int64_t threads : bench_thread_counts()) b->Arg(threads);
+    b->UseRealTime()->Unit(benchmark::kMillisecond);
 }

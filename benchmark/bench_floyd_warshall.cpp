@@ -187,8 +187,8 @@ void BM_fw_hand_nan(benchmark::State& state) { hand_omp<relax_nan>(state); }
 
 void fw_args(benchmark::internal::Benchmark* b) {
     b->ArgNames({"n", "threads"});
-    for (const std::int64_t n : {100, 1000, 2000})
-        for (const std::int64_t threads : {1, 2}) b->Args({n, threads});
+    for (const std::int64_t n : env_numbers("BSX_BENCH_FW_N", {100, 400, 1000, 2000}))
+        for (const std::int64_t threads : bench_thread_counts()) b->Args({n, threads});
     b->UseRealTime()->Unit(benchmark::kMillisecond);
 }
 

@@ -4,6 +4,8 @@
 //   centre     r = x - bsx::mean(x, bsx::axis(1), bsx::keepdims)    x, r: 4000 x 4000
 //   sum_exp    s = bsx::sum(bsx::exp(x))                            x: 10^7 doubles
 //   product    c = bsx::sum(in_dims<3>(a, {0, 1}) * in_dims<3>(b, {1, 2}), axis(1))   n = 200
+//   softmax    e = exp(x - max(x, axis(1), keepdims)); r = e / sum(e, axis(1), keepdims)
+//              x, e, r: 2000 x 2000 (bsx alone: benchmark/scaling.sh's workload)
 //
 // Variants (all in this binary so that ratios come from one run):
 //   bsx          the line above
@@ -262,6 +264,22 @@ void BM_product_eager(benchmark::State& state) {
     count(state, product_n * product_n * product_n);
 }
 
+// ---- softmax -----------------------------------------------------------------------
+
+void BM_softmax_bsx(benchmark::State& state) {
+    set_threads(state, static_cast<int>(state.range(0)));
+    constexpr bsx::index_t n = 2000;
+    const auto x = random_matrix(n, n, 5);
+    bsx::array<double, 2> e = bsx::zeros<double>(n, n), r = e;
+    for (auto _ : state) {
+        e = bsx::exp(x - bsx::max(x, bsx::axis(1), bsx::keepdims));
+        r = e / bsx::sum(e, bsx::axis(1), bsx::keepdims);
+        benchmark::DoNotOptimize(r.data());
+        benchmark::ClobberMemory();
+    }
+    count(state, n * n);
+}
+
 }  // namespace
 
 BENCHMARK(BM_dot_bsx)->Apply(thread_args);
@@ -277,5 +295,6 @@ BENCHMARK(BM_sum_exp_eager)->Apply(thread_args);
 BENCHMARK(BM_product_bsx)->Apply(thread_args);
 BENCHMARK(BM_product_hand_omp)->Apply(thread_args);
 BENCHMARK(BM_product_eager)->Apply(thread_args);
+BENCHMARK(BM_softmax_bsx)->Apply(thread_args);
 
 BENCHMARK_MAIN();

@@ -41,7 +41,7 @@ row_split split_rows(const shape_t<D>& shape) noexcept {
     index_t row = 1;
     for (std::size_t d = 0; d < D; ++d)
         if (shape[d] > 1) row = shape[d];
-    const int threads = loop_threads(total);
+    const int threads = region_threads(total);
     const bool whole_rows = total / row >= threads;
     return {threads, whole_rows ? row : 1, whole_rows};
 }

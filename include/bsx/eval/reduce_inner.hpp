@@ -195,7 +195,7 @@ void reduce_outputs(const evaluator_copies<D>& operand, const inner_kernels<A, D
     // span many); longer ones combine their blocks by halving.
     const bool one_block = order_free<A> || plan.count == 1;
     const bool within_rows = loop.extent[loop.nd - 1] % m == 0;
-    const int threads = loop_threads(outputs * m);
+    const int threads = region_threads(outputs * m);
     if (threads > 1 && outputs < threads && plan.count > 1) {
         // Few long outputs: each one's blocks are shared among the threads.
         for (index_t r = 0; r < outputs; ++r) {

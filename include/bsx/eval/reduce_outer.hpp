@@ -191,7 +191,7 @@ void reduce_tiles(const evaluator_copies<D>& operand, accumulate_rows_fn<A, D> a
     constexpr index_t scratch_size = BSX_REDUCTION_SCRATCH / sizeof(A);
     const index_t per_output = outer_lanes<A> + plan.stream_slots() + 1 + plan.halving_slots();
     index_t w = std::min(lay.Q, std::max<index_t>(1, scratch_size / per_output / 16 * 16));
-    const int threads = loop_threads(lay.P * lay.m * lay.Q);
+    const int threads = region_threads(lay.P * lay.m * lay.Q);
     // Enough tiles for every thread, where the outputs allow.
     if (lay.P * ((lay.Q + w - 1) / w) < threads)
         w = std::min(w, std::max<index_t>(16, (lay.Q + threads - 1) / threads));
