@@ -6,8 +6,9 @@ links every page of doc/ (CTest doc_reference).
 
 A public name is one declared at namespace scope in `namespace bsx` or a namespace nested
 in it (bsx::ops), outside any `detail` namespace, in include/bsx/**/*.hpp, plus the
-configuration macros of include/bsx/config.hpp. It is documented when it appears inside a
-code span (`...`) or a heading of doc/reference.md. Standard library only.
+configuration macros of include/bsx/config.hpp and the version macros of
+include/bsx/version.hpp. It is documented when it appears inside a code span (`...`) or a
+heading of doc/reference.md. Standard library only.
 """
 import pathlib
 import re
@@ -111,9 +112,10 @@ def public_names(include_dir):
             elif in_namespace_scope:
                 statement += c
             i += 1
-    config = (include_dir / "bsx" / "config.hpp").read_text()
-    for macro in re.findall(r"^[ \t]*#\s*define\s+(BSX_\w+)", config, flags=re.M):
-        names.setdefault(macro, pathlib.Path("include/bsx/config.hpp"))
+    for header in ("config.hpp", "version.hpp"):
+        text = (include_dir / "bsx" / header).read_text()
+        for macro in re.findall(r"^[ \t]*#\s*define\s+(BSX_\w+)", text, flags=re.M):
+            names.setdefault(macro, pathlib.Path("include/bsx") / header)
     return names
 
 

@@ -13,6 +13,7 @@ import sys
 LAYERS = {
     "config.hpp": 0,
     "fwd.hpp": 0,
+    "version.hpp": 0,
     "detail": 1,
     "shape": 2,
     "expr": 3,

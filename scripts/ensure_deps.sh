@@ -1,16 +1,31 @@
 #!/usr/bin/env bash
-# Installs the Debian/Ubuntu packages bsx needs, only those that are missing.
-# Set BSX_SKIP_DEPS=1 to skip (e.g. on a machine without apt).
+# Installs the Debian/Ubuntu packages that bsx needs, only those that are missing.
+#   bash scripts/ensure_deps.sh example   what building the examples needs
+#   bash scripts/ensure_deps.sh test      that and the rest: tests, CI and benchmarks
+# apt needs root: run as root, or as a user with sudo. BSX_SKIP_DEPS=1 skips this script
+# (a machine without apt, or one set up by hand). README.md lists both sets.
 set -euo pipefail
 
-# pkg-config: the install test; python3-numpy: the .npy round-trip test;
-# python3-matplotlib: benchmark/performance.py (plots); libsleef-dev: vector math (optional);
-# clang-14 and libclang-rt-14-dev: the asan, tsan and fuzz presets; clang-format-16: the formatting check.
-# libeigen3-dev: the Eigen comparison in benchmark/bench_fixed_size (optional).
-# libopenmpi-dev and openmpi-bin: the optional distributed module bsx::dist and its mpirun tests.
-packages=(g++ cmake make libboost-dev libboost-test-dev libbenchmark-dev libomp-dev libsleef-dev pkg-config python3-numpy
-          python3-matplotlib clang-14 libclang-rt-14-dev libeigen3-dev clang-format-16
-          libopenmpi-dev openmpi-bin)
+# g++ (its OpenMP runtime comes with it), CMake and make, Boost's headers (Boost.Hana), and
+# libsleef-dev for vector math (optional: without it, math functions call libm element by element).
+example=(g++ cmake make libboost-dev libsleef-dev)
+# Boost.Test: the unit tests. pkg-config: the consumer tests. python3-numpy: the .npy round trip.
+# clang-14, libclang-rt-14-dev and libomp-dev: the second compiler of the compile-fail tests, and
+# the asan, tsan and fuzz presets. clang-format-16: the formatting check. libopenmpi-dev and
+# openmpi-bin: the optional module bsx::dist and its mpirun tests. libbenchmark-dev, libeigen3-dev
+# (bench_fixed_size's comparison) and python3-matplotlib (benchmark/performance.py's plots): the
+# benchmarks.
+rest=(libboost-test-dev pkg-config python3-numpy clang-14 libclang-rt-14-dev libomp-dev clang-format-16
+      libopenmpi-dev openmpi-bin libbenchmark-dev libeigen3-dev python3-matplotlib)
+
+case "${1:-}" in
+  example) packages=("${example[@]}") ;;
+  test) packages=("${example[@]}" "${rest[@]}") ;;
+  *)
+    echo "usage: ensure_deps.sh example|test" >&2
+    exit 2
+    ;;
+esac
 
 if [[ "${BSX_SKIP_DEPS:-0}" == 1 ]]; then
   exit 0
@@ -34,7 +49,7 @@ echo "ensure_deps: installing ${missing[*]}"
 sudo=()
 if [[ "$(id -u)" -ne 0 ]]; then
   if ! command -v sudo >/dev/null 2>&1; then
-    echo "ensure_deps: not root and no sudo; please install: ${missing[*]}" >&2
+    echo "ensure_deps: not root and no sudo; install as root: ${missing[*]} (or set BSX_SKIP_DEPS=1)" >&2
     exit 1
   fi
   sudo=(sudo)

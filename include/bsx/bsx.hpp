@@ -5,6 +5,7 @@
 
 #include "config.hpp"
 #include "fwd.hpp"
+#include "version.hpp"
 #include "shape/broadcast_dims.hpp"
 #include "shape/broadcast_error.hpp"
 #include "shape/rules.hpp"
