@@ -150,23 +150,20 @@ void write_chunk(const Reader reader, T* out, index_t len) noexcept(noexcept(rea
 #endif
 
 #if defined(__clang__)
-// As for write_chunk: a copy loop that clang cannot vectorize for some element size (the
-// 16-byte blocks) is not a warning about the user's code.
+// As for write_chunk: a copy loop that clang cannot vectorize for some element size is not
+// a warning about the user's code.
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wpass-failed"
 #endif
 /// Element copies for code written once for every element type: elements of `bytes`
-/// bytes are moved as unsigned integers of that size (or 16-byte blocks, long double's),
-/// which may alias any object. Strides 2 and 4 of 4- and 8-byte elements (float, double,
+/// bytes are moved as unsigned integers of that size, which may alias any object (long
+/// double's 16 bytes by memcpy). Strides 2 and 4 of 4- and 8-byte elements (float, double,
 /// int32, int64) are constants in loops of their own, which then vectorize (vector loads
 /// and shuffles); every other stride and size runs plainly.
 using element_1 [[gnu::may_alias]] = std::uint8_t;
 using element_2 [[gnu::may_alias]] = std::uint16_t;
 using element_4 [[gnu::may_alias]] = std::uint32_t;
 using element_8 [[gnu::may_alias]] = std::uint64_t;
-struct [[gnu::may_alias]] element_16 {
-    std::uint64_t low, high;
-};
 
 /// Calls f(U{}) with the element type of `bytes` bytes; false for another size.
 template <class F>
@@ -180,8 +177,6 @@ bool with_element_size(std::size_t bytes, F&& f) {
             return f(element_4{}), true;
         case 8:
             return f(element_8{}), true;
-        case 16:
-            return f(element_16{}), true;
         default:
             return false;
     }

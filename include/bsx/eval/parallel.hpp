@@ -111,7 +111,7 @@ inline bool adapts_to_load() noexcept {
 /// runnable threads now), read at most every 100 ms. bsx's own workers that may still be
 /// spinning after the last region are not counted as others. 0 where there is no such
 /// file.
-inline int others_running(double now) noexcept {
+[[gnu::noinline]] inline int others_running(double now) noexcept {
     thread_state& s = threads();
     if (now - s.load_read_at.load(std::memory_order_relaxed) < 0.1)
         return s.others_running.load(std::memory_order_relaxed);
@@ -140,7 +140,7 @@ inline int others_running(double now) noexcept {
 /// (the machine is busy: they were waiting for a core, and every region ends at a barrier
 /// that waits for the last of them), no more than one per BSX_PARALLEL_THRESHOLD / 2
 /// elements, and no more than the cores that other processes leave free.
-inline int region_threads(index_t elements) noexcept {
+[[gnu::noinline]] inline int region_threads(index_t elements) noexcept {
 #ifdef _OPENMP
     if (elements < BSX_PARALLEL_THRESHOLD || omp_in_parallel()) return 1;
     int n = omp_get_max_threads();
@@ -178,7 +178,7 @@ inline int reserve_extra_threads(int wanted) noexcept {
 /// woken from sleep takes microseconds), so the next regions run on one thread, for a
 /// time that doubles while it keeps happening (up to a second) and shrinks when it does
 /// not.
-inline void note_region(double started, double latest_start, int team) noexcept {
+[[gnu::noinline]] inline void note_region(double started, double latest_start, int team) noexcept {
     thread_state& s = threads();
     constexpr double late = 200e-6, first_backoff = 10e-3, longest_backoff = 1.0;
     const double end = omp_get_wtime();
