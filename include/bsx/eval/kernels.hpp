@@ -145,7 +145,7 @@ void run_tiles(const loop_plan<D>& plan, const evaluator_copy<D>& copy, expressi
                     if (dst_inner == 1)
                         stream_copy(drow + c * b, tile, std::size_t(len * b));
                     else
-                        scatter_elements(tile, drow + c * dst_inner * b, dst_inner, len, dst_bytes);
+                        copy_elements(tile, 1, drow + c * dst_inner * b, dst_inner, len, dst_bytes);
                 }
             }
         }

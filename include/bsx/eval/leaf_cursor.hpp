@@ -49,7 +49,7 @@ struct leaf_cursor {
             // The row is this operand's `period` values over and over: lay them out once so
             // that any chunk reads them from an offset into the tile (the copies double).
             const index_t p = steps.period, b = index_t(bytes);
-            gather_elements(row, inner, tile, p, bytes);
+            copy_elements(row, inner, tile, 1, p, bytes);
             for (index_t done = p; done < fill + p; done *= 2)
                 std::memcpy(tile + done * b, tile, std::size_t(std::min(done, fill + p - done) * b));
             phase = -1;             // set by the row's first chunk, which may start mid-row
@@ -77,7 +77,7 @@ struct leaf_cursor {
         if (phase >= steps.period) phase -= steps.period;
     }
     [[gnu::noinline]] void gather(index_t j0, index_t len) noexcept {
-        gather_elements(row + j0 * inner * index_t(bytes), inner, tile, len, bytes);
+        copy_elements(row + j0 * inner * index_t(bytes), inner, tile, 1, len, bytes);
         q = tile;
     }
 };

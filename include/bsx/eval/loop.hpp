@@ -182,52 +182,36 @@ bool with_element_size(std::size_t bytes, F&& f) {
     }
 }
 
-/// to[t] = from[t * stride] for t < len elements of `bytes` bytes. Out of line: one copy
-/// serves every kernel.
-[[gnu::noinline]] inline void gather_elements(const std::byte* from, index_t stride, std::byte* to, index_t len,
-                                              std::size_t bytes) noexcept {
+/// to[t * to_stride] = from[t * from_stride] for t < len elements of `bytes` bytes: a
+/// gather into a tile (to_stride 1) or a tile written back (from_stride 1). Out of line:
+/// one copy serves every kernel.
+[[gnu::noinline]] inline void copy_elements(const std::byte* from, index_t from_stride, std::byte* to,
+                                            index_t to_stride, index_t len, std::size_t bytes) noexcept {
     const bool known = with_element_size(bytes, [&]<class U>(U) {
         const U* src = reinterpret_cast<const U*>(from);
         U* dst = reinterpret_cast<U*>(to);
-        const auto copy = [&](auto step) {
+        const auto copy = [&](auto from_step, auto to_step) {
             BSX_SIMD_LOOP
-            for (index_t t = 0; t < len; ++t) dst[t] = src[t * step];
+            for (index_t t = 0; t < len; ++t) dst[t * to_step] = src[t * from_step];
         };
+        using one = std::integral_constant<index_t, 1>;
+        using two = std::integral_constant<index_t, 2>;
+        using four = std::integral_constant<index_t, 4>;
         constexpr bool vectors = sizeof(U) == 4 || sizeof(U) == 8;
-        if (vectors && stride == 2)
-            copy(std::integral_constant<index_t, 2>{});
-        else if (vectors && stride == 4)
-            copy(std::integral_constant<index_t, 4>{});
+        if (vectors && to_stride == 1 && from_stride == 2)
+            copy(two{}, one{});
+        else if (vectors && to_stride == 1 && from_stride == 4)
+            copy(four{}, one{});
+        else if (vectors && from_stride == 1 && to_stride == 2)
+            copy(one{}, two{});
+        else if (vectors && from_stride == 1 && to_stride == 4)
+            copy(one{}, four{});
         else
-            for (index_t t = 0; t < len; ++t) dst[t] = src[t * stride];
+            for (index_t t = 0; t < len; ++t) dst[t * to_stride] = src[t * from_stride];
     });
     if (!known)
         for (index_t t = 0; t < len; ++t)
-            std::memcpy(to + t * index_t(bytes), from + t * stride * index_t(bytes), bytes);
-}
-
-/// to[t * stride] = from[t] for t < len elements of `bytes` bytes. Out of line: one copy
-/// serves every kernel.
-[[gnu::noinline]] inline void scatter_elements(const std::byte* from, std::byte* to, index_t stride, index_t len,
-                                               std::size_t bytes) noexcept {
-    const bool known = with_element_size(bytes, [&]<class U>(U) {
-        const U* src = reinterpret_cast<const U*>(from);
-        U* dst = reinterpret_cast<U*>(to);
-        const auto copy = [&](auto step) {
-            BSX_SIMD_LOOP
-            for (index_t t = 0; t < len; ++t) dst[t * step] = src[t];
-        };
-        constexpr bool vectors = sizeof(U) == 4 || sizeof(U) == 8;
-        if (vectors && stride == 2)
-            copy(std::integral_constant<index_t, 2>{});
-        else if (vectors && stride == 4)
-            copy(std::integral_constant<index_t, 4>{});
-        else
-            for (index_t t = 0; t < len; ++t) dst[t * stride] = src[t];
-    });
-    if (!known)
-        for (index_t t = 0; t < len; ++t)
-            std::memcpy(to + t * stride * index_t(bytes), from + t * index_t(bytes), bytes);
+            std::memcpy(to + t * to_stride * index_t(bytes), from + t * from_stride * index_t(bytes), bytes);
 }
 
 /// to[t] = *value for t < len elements of `bytes` bytes.
