@@ -1,4 +1,5 @@
-// Hostile input (issue 10): sizes that overflow, integer faults, mixed signedness.
+// Hostile input (issues 10 and 35): sizes that overflow, integer faults, mixed signedness,
+// extreme extents and slice steps, FIFOs.
 // Every case gives a clear exception or a defined value (NumPy's where NumPy defines
 // one); the CI runs this file under ASan and UBSan as well, so any undefined behaviour
 // left would fail there.
@@ -18,18 +19,23 @@
 #include <algorithm>
 #include <atomic>
 #include <cfloat>
+#include <chrono>
 #include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <limits>
 #include <new>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -569,6 +575,76 @@ BOOST_AUTO_TEST_CASE(math_over_a_throwing_map_propagates_the_exception) {
         BOOST_CHECK_THROW(same = bsx::exp(bsx::sin(f)), user_error);
         BOOST_CHECK_THROW((void)bsx::sum(bsx::sqrt(f)), user_error);
     }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// ============================================================== round two (issue 35)
+// An adversarial pass found these: a view of a temporary array that compiled and dangled
+// (now test/compile_fail/*_of_temporary.cpp, and test_compile_time_checks), extents and
+// slice steps at the limits of index_t, and a FIFO that load_npy waited on forever.
+BOOST_AUTO_TEST_SUITE(round_two)
+
+// zeros<double>(SIZE_MAX) was cast to the extent -1 and reported as negative.
+BOOST_AUTO_TEST_CASE(unsigned_extents_beyond_index_t_are_too_large) {
+    expect_throw<std::length_error>([] { (void)bsx::zeros<double>(SIZE_MAX); },
+                                    "bsx: zeros: extent 18446744073709551615 on axis 0 is too large: it exceeds "
+                                    "PTRDIFF_MAX (" +
+                                        max_text + ")");
+    expect_throw<std::length_error>([] { (void)bsx::ones<float>(std::size_t{2}, std::uint64_t{1} << 63); },
+                                    "bsx: ones: extent 9223372036854775808 on axis 1 is too large");
+    // The largest unsigned extent that fits is an extent like any other: its byte size is too large.
+    expect_throw<std::length_error>([] { (void)bsx::zeros<double>(std::size_t(PTRDIFF_MAX)); },
+                                    "bsx: array: shape (" + max_text + ",) is too large");
+    BOOST_TEST(bsx::zeros<std::uint8_t>(std::size_t{3}, std::uint32_t{2}).size() == 6);
+}
+
+// Steps near PTRDIFF_MAX and PTRDIFF_MIN overflowed computing the count (UB), and the
+// strides they scale. NumPy: v[0:5:MAX] is [v[0]], v[4:-6:MIN] is [v[4]].
+BOOST_AUTO_TEST_CASE(slice_steps_at_the_limits_of_index_t) {
+    constexpr bsx::index_t max = PTRDIFF_MAX, min = PTRDIFF_MIN;
+    const bsx::array<double, 1> v{0, 1, 2, 3, 4};
+    expect_values(bsx::slice(v, bsx::range(0, 5, max)), "(1,)", {0});
+    expect_values(bsx::slice(v, bsx::range(4, -6, min)), "(1,)", {4});
+    expect_values(bsx::slice(v, bsx::range(max, min, min)), "(1,)", {4});
+    expect_values(bsx::slice(v, bsx::range(min, max, max)), "(1,)", {0});
+    expect_values(bsx::slice(v, bsx::range(1, 5, max - 1)), "(1,)", {1});
+    expect_values(bsx::slice(v, bsx::range(-2, min, min + 1)), "(1,)", {3});
+    expect_values(bsx::slice(v, bsx::range(0, 0, max)), "(0,)", {});
+    expect_values(bsx::slice(v, bsx::range(4, 5, min)), "(0,)", {});
+    // a matrix, whose row stride the step multiplies, and lazy expressions
+    const bsx::array<double, 2> m{{0, 1, 2}, {3, 4, 5}};
+    expect_values(bsx::slice(m, bsx::range(1, 2, max), bsx::range(2, -4, min)), "(1,1)", {5});
+    expect_values(bsx::slice(m * 2.0, bsx::range(0, 2, max), bsx::range(0, 3, max)), "(1,1)", {0});
+    expect_values(bsx::slice(m + 1.0, bsx::range(-1, min, min), bsx::all), "(1,3)", {4, 5, 6});
+    expect_values(bsx::slice(bsx::transpose(m), bsx::range(min, max, max), 1), "(1,)", {3});
+}
+
+// load_npy opened the file before it checked that it is a regular file, and opening a
+// FIFO waits for a writer. The test writes to the FIFO itself if the load still waits, so
+// that it fails instead of hanging.
+BOOST_AUTO_TEST_CASE(load_npy_refuses_a_fifo_without_waiting) {
+    const auto path = std::filesystem::temp_directory_path() / ("bsx_test_hostile_fifo_" + std::to_string(getpid()));
+    std::filesystem::remove(path);
+    BOOST_REQUIRE(mkfifo(path.c_str(), 0600) == 0);
+    auto loading = std::async(std::launch::async, [&] { (void)bsx::load_npy<double, 1>(path); });
+    if (loading.wait_for(std::chrono::seconds(10)) == std::future_status::timeout) {
+        BOOST_ERROR("load_npy still waits for a writer of the FIFO after 10 s");
+        std::ofstream(path).close();  // a writer comes and goes: the waiting open returns
+    }
+    expect_throw<std::runtime_error>([&] { loading.get(); }, path.string() + ": cannot read it: not a regular file");
+    std::filesystem::remove(path);
+}
+
+// A view of a temporary does not compile (test/compile_fail/); in_dims and broadcast_in_dim
+// of one hold it by value instead, so the view evaluated later reads live memory (ASan).
+BOOST_AUTO_TEST_CASE(in_dims_of_a_temporary_owns_it) {
+    const auto placed = bsx::in_dims<3>(bsx::array<double, 2>{{1, 2, 3}, {4, 5, 6}}, {0, 2});
+    const auto stretched = bsx::broadcast_in_dim(bsx::array<double, 1>{7, 8, 9}, bsx::shape_t<2>{2, 3}, {1});
+    std::vector<double> noise(1000, -1.0);  // reuses whatever a dangling view would point to
+    expect_values(placed, "(2,1,3)", {1, 2, 3, 4, 5, 6});
+    expect_values(stretched + 0.0, "(2,3)", {7, 8, 9, 7, 8, 9});
+    BOOST_TEST(noise.size() == 1000u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
