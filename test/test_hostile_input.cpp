@@ -1,5 +1,5 @@
 // Hostile input (issues 10 and 35): sizes that overflow, integer faults, mixed signedness,
-// extreme extents and slice steps, FIFOs.
+// extreme extents and slice steps, FIFOs, small thread stacks.
 // Every case gives a clear exception or a defined value (NumPy's where NumPy defines
 // one); the CI runs this file under ASan and UBSan as well, so any undefined behaviour
 // left would fail there.
@@ -31,9 +31,11 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -582,7 +584,8 @@ BOOST_AUTO_TEST_SUITE_END()
 // ============================================================== round two (issue 35)
 // An adversarial pass found these: a view of a temporary array that compiled and dangled
 // (now test/compile_fail/*_of_temporary.cpp, and test_compile_time_checks), extents and
-// slice steps at the limits of index_t, and a FIFO that load_npy waited on forever.
+// slice steps at the limits of index_t, a FIFO that load_npy waited on forever, and
+// reductions that needed half a megabyte of stack.
 BOOST_AUTO_TEST_SUITE(round_two)
 
 // zeros<double>(SIZE_MAX) was cast to the extent -1 and reported as negative.
@@ -645,6 +648,92 @@ BOOST_AUTO_TEST_CASE(in_dims_of_a_temporary_owns_it) {
     expect_values(placed, "(2,1,3)", {1, 2, 3, 4, 5, 6});
     expect_values(stretched + 0.0, "(2,3)", {7, 8, 9, 7, 8, 9});
     BOOST_TEST(noise.size() == 1000u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// ============================================================== small stacks (issue 35)
+// A reduction along axis 0 kept 512 KiB of partials on the stack whatever the array's
+// size: a thread with a small stack (macOS gives secondary threads 512 KiB) crashed. Now
+// small tiles keep theirs on the stack and large ones on the heap. These cases run on a
+// std::thread with a 64 KiB stack, and on the main thread, whose OpenMP workers have the
+// stacks OMP_STACKSIZE gives them (CTest runs them again at 128 KiB: test/CMakeLists.txt).
+BOOST_AUTO_TEST_SUITE(small_stacks)
+
+/// Values that any order of summation adds exactly: small integers.
+bsx::array<double, 2> integer_matrix(bsx::index_t rows, bsx::index_t cols) {
+    bsx::array<double, 2> a(bsx::shape_t<2>{rows, cols});
+    for (bsx::index_t i = 0; i < rows; ++i)
+        for (bsx::index_t j = 0; j < cols; ++j) a(i, j) = double((i * 7 + j * 3) % 23) - 11;
+    return a;
+}
+
+/// Column sums of a by plain loops.
+std::vector<double> column_sums(const bsx::array<double, 2>& a) {
+    std::vector<double> s(std::size_t(a.extent(1)), 0.0);
+    for (bsx::index_t i = 0; i < a.extent(0); ++i)
+        for (bsx::index_t j = 0; j < a.extent(1); ++j) s[std::size_t(j)] += a(i, j);
+    return s;
+}
+
+/// The reductions of the cases, as flat results: the operands' column sums (64 x 64: a
+/// tile on the stack; 100 x 300 and 256 x 256: on the heap, the second in parallel where
+/// threads are allowed), the 64 x 64 one of an expression, sums along the middle axis of a
+/// (4, 50, 30) array, and all() of a bool column.
+std::vector<std::vector<double>> reduce_cases(const std::vector<bsx::array<double, 2>>& operands) {
+    std::vector<std::vector<double>> out;
+    for (const auto& a : operands) out.push_back(contents(bsx::array<double, 1>(bsx::sum(a, bsx::axis(0)))));
+    out.push_back(contents(bsx::array<double, 1>(bsx::sum(operands[0] * 2.0 + 1.0, bsx::axis(0)))));
+    const auto cube = bsx::reshape<3>(operands[1], {4, 25, 300});
+    out.push_back(contents(bsx::array<double, 2>(bsx::sum(cube, bsx::axis(1)))));
+    out.push_back(contents(bsx::array<bool, 1>(bsx::all(operands[2] > -12.0, bsx::axis(0)))));
+    return out;
+}
+
+BOOST_AUTO_TEST_CASE(axis_0_reductions_fit_small_stacks) {
+    const std::vector<bsx::array<double, 2>> operands{integer_matrix(64, 64), integer_matrix(100, 300),
+                                                      integer_matrix(256, 256)};
+    // The references, by plain loops.
+    std::vector<std::vector<double>> want;
+    for (const auto& a : operands) want.push_back(column_sums(a));
+    want.push_back(want[0]);
+    for (double& s : want.back()) s = 2 * s + 64;
+    std::vector<double> middle(4 * 300, 0.0);
+    for (bsx::index_t p = 0; p < 4; ++p)
+        for (bsx::index_t k = 0; k < 25; ++k)
+            for (bsx::index_t q = 0; q < 300; ++q) middle[std::size_t(p * 300 + q)] += operands[1](p * 25 + k, q);
+    want.push_back(middle);
+    want.push_back(std::vector<double>(256, 1.0));
+
+    const auto check = [&](const std::vector<std::vector<double>>& got) {
+        BOOST_TEST_REQUIRE(got.size() == want.size());
+        for (std::size_t c = 0; c < want.size(); ++c) expect_same_values(got[c], want[c], "case " + std::to_string(c));
+    };
+    // On this thread (and the OpenMP workers of the 256 x 256 case).
+    check(reduce_cases(operands));
+
+    // On a std::thread with a 64 KiB stack: new threads' default stack size, set for the
+    // moment (std::thread takes no attributes). Boost.Test is not called from it.
+    pthread_attr_t saved, small;
+    BOOST_REQUIRE(pthread_getattr_default_np(&saved) == 0);
+    pthread_attr_init(&small);
+    BOOST_REQUIRE(pthread_attr_setstacksize(&small, 64 * 1024) == 0);
+    BOOST_REQUIRE(pthread_setattr_default_np(&small) == 0);
+    std::vector<std::vector<double>> got;
+    std::string failure;
+    std::thread worker([&] {
+        try {
+            got = reduce_cases(operands);
+        } catch (const std::exception& e) {
+            failure = e.what();
+        }
+    });
+    pthread_setattr_default_np(&saved);
+    pthread_attr_destroy(&small);
+    pthread_attr_destroy(&saved);
+    worker.join();
+    BOOST_TEST(failure == "");
+    check(got);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
