@@ -109,6 +109,15 @@ BOOST_AUTO_TEST_CASE(scientific_notation) {
     check("float_exp_3digit", values<double>({1e-300, 1e300}));
     check("float_suppress", values<double>({1e-5, 1.0, 3.0}), {.suppress = true});
     check("float_suppress_tiny", values<double>({1e-10, 1.0, -1e-10}), {.suppress = true});
+    // long double in fixed notation: 1e-600 has 600 digits after the point (the 512-byte
+    // buffer overflowed, to_chars failed and the text was garbage); NumPy's longdouble
+    // prints these
+    const auto tiny = values<long double>({1e-600L, 1.0L});
+    {
+        bsx::print_options_scope scope({.suppress = true});
+        BOOST_TEST(print(tiny) == "[0., 1.]");
+    }
+    BOOST_TEST(print(tiny) == "[1.e-600, 1.e+000]");
 }
 
 BOOST_AUTO_TEST_CASE(booleans) {

@@ -10,6 +10,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
@@ -72,7 +73,9 @@ namespace detail {
 /// value (NumPy's min_digits: digits beyond the shortest are real digits, not zeros).
 template <class F>
 std::string float_digits(F x, std::chars_format fmt, int precision, bool exactly) {
-    char buf[512];
+    // Room for any F in fixed notation: all digits of the largest before the point, or a
+    // subnormal's after it (those of long double run into the thousands).
+    char buf[2 * (std::numeric_limits<F>::max_exponent10 + std::numeric_limits<F>::max_digits10) + 16];
     if (exactly) return std::string(buf, std::to_chars(buf, buf + sizeof buf, x, fmt, precision).ptr);
     auto r = std::to_chars(buf, buf + sizeof buf, x, fmt);
     std::string s(buf, r.ptr);
@@ -119,7 +122,8 @@ template <class F>
 class float_format {
 public:
     float_format(const std::vector<F>& shown, const print_options& o) : precision_(o.precision) {
-        double max_abs = 0, min_abs = 0;
+        using M = std::common_type_t<F, double>;  // magnitudes: long double's beyond double's range
+        M max_abs = 0, min_abs = 0;
         bool any_finite = false, any_nonfinite = false, neg_inf = false, any_nonzero = false;
         for (const F v : shown) {
             if (!std::isfinite(v)) {
@@ -128,7 +132,7 @@ public:
                 continue;
             }
             any_finite = true;
-            const double a = std::fabs(double(v));
+            const M a = std::fabs(M(v));
             if (a == 0) continue;
             max_abs = any_nonzero ? std::max(max_abs, a) : a;
             min_abs = any_nonzero ? std::min(min_abs, a) : a;
