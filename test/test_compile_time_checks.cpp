@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -52,6 +53,10 @@ template <class A, class B>
 constexpr bool atan2_able = requires(const A& a, const B& b) { bsx::atan2(a, b); };
 template <class A, class B>
 constexpr bool mappable = requires(const A& a, const B& b) { bsx::map([](auto x, auto) { return x; }, a, b); };
+template <class A>
+constexpr bool has_row = requires(A&& a) { std::forward<A>(a).row(0); };
+template <class A>
+constexpr bool has_col = requires(A&& a) { std::forward<A>(a).col(0); };
 
 // ---- rank mismatch: construction, conversion, assignment
 static_assert(!std::is_constructible_v<D2, const D3&>);
@@ -105,6 +110,17 @@ static_assert(bit_and_able<I2, I2>);
 static_assert(bit_and_able<B2, B2>);
 static_assert(bit_not_able<I2>);
 static_assert(bit_not_able<B2>);
+
+// ---- the row or column of a temporary array would dangle; those of views and named arrays do not
+static_assert(!has_row<D2>);
+static_assert(!has_row<const D2>);
+static_assert(!has_col<D2>);
+static_assert(!has_row<bsx::fixed_array<double, 2, 2>>);
+static_assert(has_row<D2&>);
+static_assert(has_row<const D2&>);
+static_assert(has_col<D2&>);
+static_assert(has_row<view2>);  // a temporary view: it points into memory that lives on
+static_assert(has_col<const_view2>);
 
 }  // namespace
 

@@ -1,4 +1,5 @@
-// Hostile input (issue 10): sizes that overflow, integer faults, mixed signedness.
+// Hostile input (issues 10 and 35): sizes that overflow, integer faults, mixed signedness,
+// extreme extents and slice steps, FIFOs, small thread stacks.
 // Every case gives a clear exception or a defined value (NumPy's where NumPy defines
 // one); the CI runs this file under ASan and UBSan as well, so any undefined behaviour
 // left would fail there.
@@ -18,18 +19,25 @@
 #include <algorithm>
 #include <atomic>
 #include <cfloat>
+#include <chrono>
 #include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <limits>
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
+
+#include <pthread.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -569,6 +577,163 @@ BOOST_AUTO_TEST_CASE(math_over_a_throwing_map_propagates_the_exception) {
         BOOST_CHECK_THROW(same = bsx::exp(bsx::sin(f)), user_error);
         BOOST_CHECK_THROW((void)bsx::sum(bsx::sqrt(f)), user_error);
     }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// ============================================================== round two (issue 35)
+// An adversarial pass found these: a view of a temporary array that compiled and dangled
+// (now test/compile_fail/*_of_temporary.cpp, and test_compile_time_checks), extents and
+// slice steps at the limits of index_t, a FIFO that load_npy waited on forever, and
+// reductions that needed half a megabyte of stack.
+BOOST_AUTO_TEST_SUITE(round_two)
+
+// zeros<double>(SIZE_MAX) was cast to the extent -1 and reported as negative.
+BOOST_AUTO_TEST_CASE(unsigned_extents_beyond_index_t_are_too_large) {
+    expect_throw<std::length_error>([] { (void)bsx::zeros<double>(SIZE_MAX); },
+                                    "bsx: zeros: extent 18446744073709551615 on axis 0 is too large: it exceeds "
+                                    "PTRDIFF_MAX (" +
+                                        max_text + ")");
+    expect_throw<std::length_error>([] { (void)bsx::ones<float>(std::size_t{2}, std::uint64_t{1} << 63); },
+                                    "bsx: ones: extent 9223372036854775808 on axis 1 is too large");
+    // The largest unsigned extent that fits is an extent like any other: its byte size is too large.
+    expect_throw<std::length_error>([] { (void)bsx::zeros<double>(std::size_t(PTRDIFF_MAX)); },
+                                    "bsx: array: shape (" + max_text + ",) is too large");
+    BOOST_TEST(bsx::zeros<std::uint8_t>(std::size_t{3}, std::uint32_t{2}).size() == 6);
+}
+
+// Steps near PTRDIFF_MAX and PTRDIFF_MIN overflowed computing the count (UB), and the
+// strides they scale. NumPy: v[0:5:MAX] is [v[0]], v[4:-6:MIN] is [v[4]].
+BOOST_AUTO_TEST_CASE(slice_steps_at_the_limits_of_index_t) {
+    constexpr bsx::index_t max = PTRDIFF_MAX, min = PTRDIFF_MIN;
+    const bsx::array<double, 1> v{0, 1, 2, 3, 4};
+    expect_values(bsx::slice(v, bsx::range(0, 5, max)), "(1,)", {0});
+    expect_values(bsx::slice(v, bsx::range(4, -6, min)), "(1,)", {4});
+    expect_values(bsx::slice(v, bsx::range(max, min, min)), "(1,)", {4});
+    expect_values(bsx::slice(v, bsx::range(min, max, max)), "(1,)", {0});
+    expect_values(bsx::slice(v, bsx::range(1, 5, max - 1)), "(1,)", {1});
+    expect_values(bsx::slice(v, bsx::range(-2, min, min + 1)), "(1,)", {3});
+    expect_values(bsx::slice(v, bsx::range(0, 0, max)), "(0,)", {});
+    expect_values(bsx::slice(v, bsx::range(4, 5, min)), "(0,)", {});
+    // a matrix, whose row stride the step multiplies, and lazy expressions
+    const bsx::array<double, 2> m{{0, 1, 2}, {3, 4, 5}};
+    expect_values(bsx::slice(m, bsx::range(1, 2, max), bsx::range(2, -4, min)), "(1,1)", {5});
+    expect_values(bsx::slice(m * 2.0, bsx::range(0, 2, max), bsx::range(0, 3, max)), "(1,1)", {0});
+    expect_values(bsx::slice(m + 1.0, bsx::range(-1, min, min), bsx::all), "(1,3)", {4, 5, 6});
+    expect_values(bsx::slice(bsx::transpose(m), bsx::range(min, max, max), 1), "(1,)", {3});
+}
+
+// load_npy opened the file before it checked that it is a regular file, and opening a
+// FIFO waits for a writer. The test writes to the FIFO itself if the load still waits, so
+// that it fails instead of hanging.
+BOOST_AUTO_TEST_CASE(load_npy_refuses_a_fifo_without_waiting) {
+    const auto path = std::filesystem::temp_directory_path() / ("bsx_test_hostile_fifo_" + std::to_string(getpid()));
+    std::filesystem::remove(path);
+    BOOST_REQUIRE(mkfifo(path.c_str(), 0600) == 0);
+    auto loading = std::async(std::launch::async, [&] { (void)bsx::load_npy<double, 1>(path); });
+    if (loading.wait_for(std::chrono::seconds(10)) == std::future_status::timeout) {
+        BOOST_ERROR("load_npy still waits for a writer of the FIFO after 10 s");
+        std::ofstream(path).close();  // a writer comes and goes: the waiting open returns
+    }
+    expect_throw<std::runtime_error>([&] { loading.get(); }, path.string() + ": cannot read it: not a regular file");
+    std::filesystem::remove(path);
+}
+
+// A view of a temporary does not compile (test/compile_fail/); in_dims and broadcast_in_dim
+// of one hold it by value instead, so the view evaluated later reads live memory (ASan).
+BOOST_AUTO_TEST_CASE(in_dims_of_a_temporary_owns_it) {
+    const auto placed = bsx::in_dims<3>(bsx::array<double, 2>{{1, 2, 3}, {4, 5, 6}}, {0, 2});
+    const auto stretched = bsx::broadcast_in_dim(bsx::array<double, 1>{7, 8, 9}, bsx::shape_t<2>{2, 3}, {1});
+    std::vector<double> noise(1000, -1.0);  // reuses whatever a dangling view would point to
+    expect_values(placed, "(2,1,3)", {1, 2, 3, 4, 5, 6});
+    expect_values(stretched + 0.0, "(2,3)", {7, 8, 9, 7, 8, 9});
+    BOOST_TEST(noise.size() == 1000u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// ============================================================== small stacks (issue 35)
+// A reduction along axis 0 kept 512 KiB of partials on the stack whatever the array's
+// size: a thread with a small stack (macOS gives secondary threads 512 KiB) crashed. Now
+// small tiles keep theirs on the stack and large ones on the heap. These cases run on a
+// std::thread with a 64 KiB stack, and on the main thread, whose OpenMP workers have the
+// stacks OMP_STACKSIZE gives them (CTest runs them again at 128 KiB: test/CMakeLists.txt).
+BOOST_AUTO_TEST_SUITE(small_stacks)
+
+/// Values that any order of summation adds exactly: small integers.
+bsx::array<double, 2> integer_matrix(bsx::index_t rows, bsx::index_t cols) {
+    bsx::array<double, 2> a(bsx::shape_t<2>{rows, cols});
+    for (bsx::index_t i = 0; i < rows; ++i)
+        for (bsx::index_t j = 0; j < cols; ++j) a(i, j) = double((i * 7 + j * 3) % 23) - 11;
+    return a;
+}
+
+/// Column sums of a by plain loops.
+std::vector<double> column_sums(const bsx::array<double, 2>& a) {
+    std::vector<double> s(std::size_t(a.extent(1)), 0.0);
+    for (bsx::index_t i = 0; i < a.extent(0); ++i)
+        for (bsx::index_t j = 0; j < a.extent(1); ++j) s[std::size_t(j)] += a(i, j);
+    return s;
+}
+
+/// The reductions of the cases, as flat results: the operands' column sums (64 x 64: a
+/// tile on the stack; 100 x 300 and 256 x 256: on the heap, the second in parallel where
+/// threads are allowed), the 64 x 64 one of an expression, sums along the middle axis of a
+/// (4, 50, 30) array, and all() of a bool column.
+std::vector<std::vector<double>> reduce_cases(const std::vector<bsx::array<double, 2>>& operands) {
+    std::vector<std::vector<double>> out;
+    for (const auto& a : operands) out.push_back(contents(bsx::array<double, 1>(bsx::sum(a, bsx::axis(0)))));
+    out.push_back(contents(bsx::array<double, 1>(bsx::sum(operands[0] * 2.0 + 1.0, bsx::axis(0)))));
+    const auto cube = bsx::reshape<3>(operands[1], {4, 25, 300});
+    out.push_back(contents(bsx::array<double, 2>(bsx::sum(cube, bsx::axis(1)))));
+    out.push_back(contents(bsx::array<bool, 1>(bsx::all(operands[2] > -12.0, bsx::axis(0)))));
+    return out;
+}
+
+BOOST_AUTO_TEST_CASE(axis_0_reductions_fit_small_stacks) {
+    const std::vector<bsx::array<double, 2>> operands{integer_matrix(64, 64), integer_matrix(100, 300),
+                                                      integer_matrix(256, 256)};
+    // The references, by plain loops.
+    std::vector<std::vector<double>> want;
+    for (const auto& a : operands) want.push_back(column_sums(a));
+    want.push_back(want[0]);
+    for (double& s : want.back()) s = 2 * s + 64;
+    std::vector<double> middle(4 * 300, 0.0);
+    for (bsx::index_t p = 0; p < 4; ++p)
+        for (bsx::index_t k = 0; k < 25; ++k)
+            for (bsx::index_t q = 0; q < 300; ++q) middle[std::size_t(p * 300 + q)] += operands[1](p * 25 + k, q);
+    want.push_back(middle);
+    want.push_back(std::vector<double>(256, 1.0));
+
+    const auto check = [&](const std::vector<std::vector<double>>& got) {
+        BOOST_TEST_REQUIRE(got.size() == want.size());
+        for (std::size_t c = 0; c < want.size(); ++c) expect_same_values(got[c], want[c], "case " + std::to_string(c));
+    };
+    // On this thread (and the OpenMP workers of the 256 x 256 case).
+    check(reduce_cases(operands));
+
+    // On a std::thread with a 64 KiB stack: new threads' default stack size, set for the
+    // moment (std::thread takes no attributes). Boost.Test is not called from it.
+    pthread_attr_t saved, small;
+    BOOST_REQUIRE(pthread_getattr_default_np(&saved) == 0);
+    pthread_attr_init(&small);
+    BOOST_REQUIRE(pthread_attr_setstacksize(&small, 64 * 1024) == 0);
+    BOOST_REQUIRE(pthread_setattr_default_np(&small) == 0);
+    std::vector<std::vector<double>> got;
+    std::string failure;
+    std::thread worker([&] {
+        try {
+            got = reduce_cases(operands);
+        } catch (const std::exception& e) {
+            failure = e.what();
+        }
+    });
+    pthread_setattr_default_np(&saved);
+    pthread_attr_destroy(&small);
+    pthread_attr_destroy(&saved);
+    worker.join();
+    BOOST_TEST(failure == "");
+    check(got);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -199,6 +199,7 @@ BOOST_AUTO_TEST_CASE(malformed_files) {
         {"bad_syntax.npy", "malformed header: expected ',' or '}'"},
         {"bad_missing_key.npy", "must have the keys"},
         {"bad_unknown_key.npy", "unknown key 'extra'"},
+        {"bad_duplicate_key.npy", "malformed header: the key 'shape' appears twice"},
         {"bad_fortran_value.npy", "fortran_order must be True or False"},
         {"bad_negative_extent.npy", "non-negative integers"},
         {"bad_overflow_extent.npy", "overflows"},
@@ -220,6 +221,11 @@ BOOST_AUTO_TEST_CASE(malformed_files) {
                    "has 72");
     expect_failure([&] { (void)bsx::load_npy<double, 3>(fixtures / "bad_product_overflow.npy"); },
                    fixtures / "bad_product_overflow.npy", "more bytes than fit in 64 bits");
+    // 2^61 elements fit in 64 bits, their 2^64 bytes do not (the message said "needs 0 bytes")
+    expect_failure([&] { (void)bsx::load_npy<double, 1>(fixtures / "bad_byte_count_overflow.npy"); },
+                   fixtures / "bad_byte_count_overflow.npy",
+                   "truncated data: shape (2305843009213693952,) needs more bytes than fit in 64 bits of <f8 data "
+                   "but the file has 8");
     expect_failure([&] { (void)bsx::load_npy<bool, 1>(fixtures / "bad_bool_byte.npy"); },
                    fixtures / "bad_bool_byte.npy", "bool element 2 has the byte value 2");
     expect_failure([&] { (void)bsx::load_npy<double, 2>(fixtures / "bad_complex.npy"); }, fixtures / "bad_complex.npy",

@@ -633,7 +633,7 @@ BOOST_AUTO_TEST_CASE(cmath_functions) {
         "square", bsx::square(x), in, [](double v) { return v * v; }, true);
     check_unary(
         "sign", bsx::sign(x), in, [](double v) { return std::isnan(v) ? qnan : (v > 0 ? 1.0 : (v < 0 ? -1.0 : 0.0)); },
-        false);
+        true);
 }
 #undef BSX_UNARY_CMATH
 #undef BSX_UNARY_VECTOR_MATH
@@ -651,10 +651,12 @@ BOOST_AUTO_TEST_CASE(by_hand) {
     expect_values(bsx::abs(bsx::array<int, 1>{-3, 0, 4}), "(3,)", {3, 0, 4});
     expect_values(bsx::square(bsx::array<int, 1>{-3, 0, 4}), "(3,)", {9, 0, 16});
     expect_values(bsx::sign(bsx::array<int, 1>{-3, 0, 4}), "(3,)", {-1, 0, 1});
-    // sign: NaN stays NaN, -0.0 gives 0
+    // sign: NaN stays NaN, -0.0 gives +0.0 (NumPy)
     const auto s = bsx::eval(bsx::sign(bsx::array<double, 1>{qnan, -0.0, 0.0, -inf, inf, -1e-300}));
     BOOST_TEST(std::isnan(s(0)));
     BOOST_TEST(s(1) == 0.0);
+    BOOST_TEST(!std::signbit(s(1)));
+    BOOST_TEST(!std::signbit(bsx::sign(bsx::array<float, 0>(-0.0f))()));
     BOOST_TEST(s(2) == 0.0);
     BOOST_TEST(s(3) == -1.0);
     BOOST_TEST(s(4) == 1.0);

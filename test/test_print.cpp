@@ -89,6 +89,10 @@ BOOST_AUTO_TEST_CASE(floats) {
     // scientific mantissas padded with the value's own further digits, not zeros
     check("float32_exact_digits", values<float>({-4.737826e9f, 7.5900657e9f, 2.5e10f}));
     check("float_precision3", values<double>({std::numbers::pi, std::numbers::e, std::sqrt(2.0)}), {.precision = 3});
+    // precision 0: the zeros of the integer part stay (issue 35)
+    check("float_precision0", values<double>({10.4, 100.3, 0.4}), {.precision = 0});
+    check("float_precision0_halves", values<double>({0.5, 1.5, 2.5, -0.4, qnan}), {.precision = 0});
+    check("float_precision0_exp", values<double>({1.5e10, 2.5e-3}), {.precision = 0});
 }
 
 BOOST_AUTO_TEST_CASE(nan_and_inf) {
@@ -105,6 +109,15 @@ BOOST_AUTO_TEST_CASE(scientific_notation) {
     check("float_exp_3digit", values<double>({1e-300, 1e300}));
     check("float_suppress", values<double>({1e-5, 1.0, 3.0}), {.suppress = true});
     check("float_suppress_tiny", values<double>({1e-10, 1.0, -1e-10}), {.suppress = true});
+    // long double in fixed notation: 1e-600 has 600 digits after the point (the 512-byte
+    // buffer overflowed, to_chars failed and the text was garbage); NumPy's longdouble
+    // prints these
+    const auto tiny = values<long double>({1e-600L, 1.0L});
+    {
+        bsx::print_options_scope scope({.suppress = true});
+        BOOST_TEST(print(tiny) == "[0., 1.]");
+    }
+    BOOST_TEST(print(tiny) == "[1.e-600, 1.e+000]");
 }
 
 BOOST_AUTO_TEST_CASE(booleans) {
@@ -130,6 +143,13 @@ BOOST_AUTO_TEST_CASE(summarization) {
     const auto j = bsx::arange<int>(1002);
     check("summary_narrow_axis", bsx::reshape<2>(j, {2, 501}));
     check("summary_options", bsx::arange<int>(20), {.threshold = 10, .edge_items = 2});
+    // edge items beyond any extent (2 * edge_items overflowed), none, fewer than none (issue 35)
+    const index_t huge = std::numeric_limits<index_t>::max();
+    check("summary_edge_items_huge", bsx::arange<int>(20), {.threshold = 5, .edge_items = huge});
+    check("summary_edge_items_0", values<double>({1000.5, 1, 2, 3, 4, 5, 19.5}), {.threshold = 5, .edge_items = 0});
+    const auto twelve = bsx::arange<int>(12);
+    check("summary_edge_items_0_2d", bsx::reshape<2>(twelve, {3, 4}), {.threshold = 5, .edge_items = 0});
+    check("summary_edge_items_negative", bsx::arange<int>(20), {.threshold = 5, .edge_items = -1});
     const auto k = bsx::arange<double>(1500);
     check("summary_nan", bsx::where(bsx::arange<int>(1500) % 2 == 0, k * 0.25, qnan));
 }
@@ -149,6 +169,14 @@ BOOST_AUTO_TEST_CASE(options_scope) {
     }
     BOOST_TEST(print(third) == "[0.33333333]");
     BOOST_TEST(bsx::get_print_options().threshold == 1000);
+    // A negative precision is refused when it is set (NumPy: "precision must be >= 0").
+    try {
+        bsx::print_options_scope bad({.precision = -1});
+        BOOST_ERROR("a negative precision was accepted");
+    } catch (const std::invalid_argument& e) {
+        BOOST_TEST(std::string(e.what()) == "bsx: print_options: precision must be >= 0, not -1");
+    }
+    BOOST_TEST(bsx::get_print_options().precision == 8);
 }
 
 BOOST_AUTO_TEST_CASE(expressions_views_and_empty_arrays) {

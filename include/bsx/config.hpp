@@ -31,11 +31,13 @@ using index_t = std::ptrdiff_t;
 #define BSX_CHUNK 256
 #endif
 
-/// Stack bytes per thread that a reduction along a non-innermost axis keeps its partial
-/// results in (every lane, chunk and block partial of a tile of adjacent outputs). Whole
-/// rows of up to a few thousand doubles fit; lower it for threads with small stacks. (Such
-/// a reduction also keeps four copies of its operand's tiles on the stack: 4.5 KiB per
-/// array of doubles in the operand, 8 to 12 more per math function of doubles.)
+/// Bytes per thread that a reduction along a non-innermost axis keeps its partial results
+/// in (every lane, chunk and block partial of a tile of adjacent outputs): the widest tile
+/// whose partials fit is reduced at once. Whole rows of up to a few thousand doubles fit.
+/// A thread keeps the partials a tile needs on its stack where they fit with 32 KiB to
+/// spare, else in one heap block per reduction (threads with small stacks).
+/// (Such a reduction also keeps four copies of its operand's tiles on the stack: 4.5 KiB
+/// per array of doubles in the operand, 8 to 12 more per math function of doubles.)
 #ifndef BSX_REDUCTION_SCRATCH
 #define BSX_REDUCTION_SCRATCH (512 * 1024)
 #endif

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "bsx.hpp"
+#include "dist/agree.hpp"
 #include "dist/array.hpp"
 #include "dist/assign.hpp"
 #include "dist/factories.hpp"

@@ -17,12 +17,12 @@ array<T, N> full(const shape_t<N>& shape, const T& value) {
 
 template <class T, std::integral... I>
 array<T, sizeof...(I)> zeros(I... extents) {
-    return array<T, sizeof...(I)>(shape_t<sizeof...(I)>{static_cast<index_t>(extents)...});
+    return array<T, sizeof...(I)>(detail::integer_extents("zeros", extents...));
 }
 
 template <class T, std::integral... I>
 array<T, sizeof...(I)> ones(I... extents) {
-    return full(shape_t<sizeof...(I)>{static_cast<index_t>(extents)...}, T(1));
+    return full(detail::integer_extents("ones", extents...), T(1));
 }
 
 /// 0, 1, ..., n-1.

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "../array.hpp"
+#include "../detail/refusals.hpp"
 #include "../expr/node.hpp"
 #include "partition.hpp"
 
@@ -119,19 +120,24 @@ public:
     const bsx::array<T, N>& local() const noexcept { return local_; }
 
     /// Global row i as a (1, n) operand (fetched from its owner when evaluated).
-    detail::row_view<T> row(index_t i) const
+    detail::row_view<T> row(index_t i) const&
         requires(N == 2)
     {
         if (i < 0 || i >= shape_[0]) bsx::detail::throw_index_error("row", i, 0, shape_[0]);
         return {*this, i};
     }
     /// Global column j as an (m, 1) operand (each rank reads its own rows).
-    detail::col_view<T> col(index_t j) const
+    detail::col_view<T> col(index_t j) const&
         requires(N == 2)
     {
         if (j < 0 || j >= shape_[1]) bsx::detail::throw_index_error("col", j, 1, shape_[1]);
         return {*this, j};
     }
+    // Those of a temporary array would point to it after it is gone.
+    // clang-format off
+    void BSX_REFUSAL_VIEW_OF_TEMPORARY(row)(index_t) const&& requires(N == 2) = delete;
+    void BSX_REFUSAL_VIEW_OF_TEMPORARY(col)(index_t) const&& requires(N == 2) = delete;
+    // clang-format on
 
     /// The element at global index idx, if this rank holds it; std::out_of_range if not.
     T element(const shape_t<N>& idx) const {

@@ -1,7 +1,7 @@
-// bsx/dist/assign.hpp: `d = expr` for a distributed array d. The shapes are checked on the
-// global shapes (every rank knows them, so every rank throws the same error, no message
-// needed); then each rank evaluates the expression restricted to its own rows with the
-// ordinary fused evaluator. Only a global row (d.row(k)) communicates: one broadcast.
+// bsx/dist/assign.hpp: `d = expr` for a distributed array d. The ranks agree that they were
+// given the same shapes and that those broadcast; then each rank evaluates the expression
+// restricted to its own rows with the ordinary fused evaluator, and the ranks agree on its
+// failure. Only a global row (d.row(k)) moves data: one broadcast.
 #pragma once
 
 #include <mpi.h>
@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "../detail/refusals.hpp"
@@ -16,6 +17,7 @@
 #include "../expr/placed_node.hpp"
 #include "../shape/rules.hpp"
 #include "../view/strided_view.hpp"
+#include "agree.hpp"
 #include "array.hpp"
 #include "partition.hpp"
 #include "tree.hpp"
@@ -27,7 +29,8 @@ template <class T>
 bsx::array<T, 2> fetch_row(const row_view<T>& v) {
     const array<T, 2>& a = v.source();
     const index_t n = a.shape()[1];
-    bsx::array<T, 2> row(shape_t<2>{1, n});
+    bsx::array<T, 2> row;
+    agree(a.comm(), [&] { row = bsx::array<T, 2>(shape_t<2>{1, n}); });
     const int owner = owner_of(a.shape()[0], size_of(a.comm()), v.index());
     if (rank_in(a.comm()) == owner) std::copy_n(a.local().data() + (v.index() - a.offset()) * n, n, row.data());
     MPI_Bcast(row.data(), message_bytes(n, sizeof(T)), MPI_BYTE, owner, a.comm());
@@ -133,16 +136,30 @@ auto restrict_to_rows(const E& e, const shape_t<N>& shape, MPI_Comm comm) {
     return rewrite(e, policy, operand_axis<rules_of_t<E>, r, N>(0));
 }
 
+/// The signature (agree) of an operation on expression e: `what` of e's operands.
+template <class E>
+std::string signature_of(std::string what, const E& e) {
+    what += " of (";
+    describe_operands(e, what);
+    return what + ')';
+}
+
 template <class T, std::size_t N, class X>
 void assign(array<T, N>& d, X&& x) {
     static_assert(operand<X>, BSX_REFUSAL_NON_NUMERIC_SOURCE(message));
     const auto held = bsx::detail::hold(std::forward<X>(x));
     const auto& e = bsx::detail::unwrap(held);
     if constexpr (check_rewritable<std::remove_cvref_t<decltype(e)>>()) {
-        bsx::detail::check_broadcast_to<rules_of_t<decltype(e)>>("operator=", e.shape(), d.shape());
-        const auto local = restrict_to_rows(e, d.shape(), d.comm());
-        auto& out = d.local();
-        bsx::detail::assign_broadcast(out.data(), out.shape(), out.strides(), bsx::detail::unwrap(local));
+        // The shapes first, on every rank alike: nothing is written where they fail.
+        agree(d.comm(), "operator=", signature_of("an assignment to distributed " + format_shape(d.shape()), e),
+              [&] { bsx::detail::check_broadcast_to<rules_of_t<decltype(e)>>("operator=", e.shape(), d.shape()); });
+        // Then this rank's rows (rows fetched and reductions made on the way agree on their
+        // own failures): an exception on one rank, a user function's say, is every rank's.
+        agree(d.comm(), [&] {
+            const auto local = restrict_to_rows(e, d.shape(), d.comm());
+            auto& out = d.local();
+            bsx::detail::assign_broadcast(out.data(), out.shape(), out.strides(), bsx::detail::unwrap(local));
+        });
     }
 }
 

@@ -20,13 +20,13 @@ array<T, N> full(const shape_t<N>& shape, const T& value, MPI_Comm comm = MPI_CO
 /// Zeros of the given global extents, rows split over MPI_COMM_WORLD.
 template <class T, std::integral... I>
 array<T, sizeof...(I)> zeros(I... extents) {
-    return full(shape_t<sizeof...(I)>{static_cast<index_t>(extents)...}, T(0));
+    return full(bsx::detail::integer_extents("dist::zeros", extents...), T(0));
 }
 
 /// Ones of the given global extents, rows split over MPI_COMM_WORLD.
 template <class T, std::integral... I>
 array<T, sizeof...(I)> ones(I... extents) {
-    return full(shape_t<sizeof...(I)>{static_cast<index_t>(extents)...}, T(1));
+    return full(bsx::detail::integer_extents("dist::ones", extents...), T(1));
 }
 
 }  // namespace bsx::dist

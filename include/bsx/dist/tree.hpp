@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -192,6 +193,31 @@ void for_each_distributed_leaf(const E& e, F&& f) {
     } else if constexpr (reads_distributed<E>()) {
         boost::hana::for_each(e.children(),
                               [&](const auto& held) { for_each_distributed_leaf(bsx::detail::unwrap(held), f); });
+    }
+}
+
+/// Appends to `out` what expression e asks of the ranks, in rewrite order: each distributed
+/// leaf with its global shape (a row or column with its index), each reduction of a
+/// distributed expression with its axis, each replicated operand with its shape. The ranks
+/// compare it before they communicate (agree): a rank given other shapes would otherwise
+/// send or wait for messages of other sizes, or none.
+template <class E>
+void describe_operands(const E& e, std::string& out) {
+    if (!out.empty() && out.back() != '(') out += ", ";
+    if constexpr (!reads_distributed<E>()) {
+        out += "replicated " + format_shape(bsx::detail::operand_shape(e));
+    } else if constexpr (is_line_view<E>::value) {
+        out += (is_row_view<E>::value ? "row " : "column ") + std::to_string(e.index()) + " of distributed " +
+               format_shape(e.source().shape());
+    } else if constexpr (is_distributed_leaf<E>::value) {
+        out += "distributed " + format_shape(e.shape());
+    } else if constexpr (is_reduce_node<E>::value) {
+        out += "a reduction along axis " + std::to_string(e.reduced_axis()) + " of (";
+        describe_operands(e.operand(), out);
+        out += ')';
+    } else {
+        boost::hana::for_each(e.children(),
+                              [&](const auto& held) { describe_operands(bsx::detail::unwrap(held), out); });
     }
 }
 

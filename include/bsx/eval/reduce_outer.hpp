@@ -10,9 +10,12 @@
 #include <array>
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 
 #include "../config.hpp"
 #include "../detail/first_exception.hpp"
+#include "../detail/stack_room.hpp"
+#include "../detail/storage.hpp"
 #include "loop.hpp"
 #include "evaluator_protocol.hpp"
 #include "parallel.hpp"
@@ -181,6 +184,10 @@ template <class Op, class A, std::size_t D>
     for (index_t t = 0; t < w; ++t) out[p * lay.Q + q0 + t] = Op::finish(result[t], lay.m);
 }
 
+/// Stack a thread keeps free below the outer traversal's partials, for the frames of the
+/// tile loop (kernels, math functions, and the larger frames of sanitizer builds).
+inline constexpr std::size_t outer_stack_margin = 32 * 1024;
+
 /// Every output of the outer traversal: tiles of w adjacent outputs, shared among threads.
 template <class Op, class A, std::size_t D>
 void reduce_tiles(const evaluator_copies<D>& operand, accumulate_rows_fn<A, D> accumulate, const outer_layout<D>& lay,
@@ -197,18 +204,30 @@ void reduce_tiles(const evaluator_copies<D>& operand, accumulate_rows_fn<A, D> a
         w = std::min(w, std::max<index_t>(16, (lay.Q + threads - 1) / threads));
     const index_t tiles_per_p = (lay.Q + w - 1) / w;
     const index_t units = lay.P * tiles_per_p;
+    const index_t need = per_output * w;  // a thread's partials
+    const std::size_t bytes = std::size_t(need) * sizeof(A);
     // Threads take tiles from a shared counter, a few at a time (about 16 takes each): a
     // thread that the machine slows down takes fewer, and the others do not wait for it.
     const index_t take = std::max<index_t>(1, units / (16 * threads));
     std::atomic<index_t> next{0};
     parallel_region(units > 1 ? threads : 1, [&](int, int, const first_exception* errors) {
-        operand.four(operand.shared, [&](const evaluator_copy<D>* own) {
-            alignas(64) A scratch[scratch_size];
+        operand.four(operand.shared, [&](const evaluator_copy<D>* copies) {
+            // This thread's partials, as many as the tile needs: on its stack where they fit
+            // with room to spare, else in one heap block it allocates once for the reduction.
+            storage_ptr<A> heap;
+            A* scratch;
+            if (bytes + outer_stack_margin <= stack_room()) {
+                const auto at = reinterpret_cast<std::uintptr_t>(__builtin_alloca(bytes + 63));
+                scratch = reinterpret_cast<A*>((at + 63) / 64 * 64);
+            } else {
+                heap = allocate_storage<A>(std::size_t(need), false);
+                scratch = heap.get();
+            }
             for (index_t first; (first = next.fetch_add(take, std::memory_order_relaxed)) < units;) {
                 for (index_t u = first; u < std::min(first + take, units); ++u) {
                     if (errors && errors->stopped()) return;
                     const index_t p = u / tiles_per_p, q0 = u % tiles_per_p * w;
-                    reduce_tile<Op, A>(accumulate, own, lay, p, q0, std::min(w, lay.Q - q0), scratch, out);
+                    reduce_tile<Op, A>(accumulate, copies, lay, p, q0, std::min(w, lay.Q - q0), scratch, out);
                 }
             }
         });

@@ -392,7 +392,7 @@ struct abs {
             return std::abs(a);
     }
 };
-/// -1, 0 or +1 (NaN stays NaN, as NumPy).
+/// -1, 0 or +1: -0.0 gives +0.0 and NaN stays NaN, as NumPy.
 struct sign {
     static constexpr std::string_view name = "sign";
     template <class A>
@@ -400,7 +400,7 @@ struct sign {
         if constexpr (std::is_unsigned_v<A>)
             return static_cast<A>(a > 0);
         else
-            return a > 0 ? A(1) : (a < 0 ? A(-1) : a);
+            return a > 0 ? A(1) : (a < 0 ? A(-1) : (a == A(0) ? A(0) : a));
     }
 };
 struct square {

@@ -75,8 +75,8 @@ struct npy_header {
 };
 
 /// Parses the Python literal NumPy writes as the header. Only what NumPy writes is
-/// accepted: a dict with exactly the three keys, a string, a bool and a tuple of
-/// non-negative integers. `fail` is called with a description of the first fault.
+/// accepted: a dict with exactly the three keys, each once, a string, a bool and a tuple
+/// of non-negative integers. `fail` is called with a description of the first fault.
 template <class Fail>
 npy_header parse_npy_header(std::string_view text, Fail&& fail) {
     std::size_t at = 0;
@@ -125,6 +125,10 @@ npy_header parse_npy_header(std::string_view text, Fail&& fail) {
     while (peek() != '}') {
         const std::string key = read_string();
         expect(':');
+        // Python keeps the last of two equal keys; a reader that kept the first would see
+        // another array, so neither is trusted.
+        if ((key == "descr" && seen_descr) || (key == "fortran_order" && seen_order) || (key == "shape" && seen_shape))
+            fail("malformed header: the key '" + key + "' appears twice");
         if (key == "descr") {
             if (peek() != '\'' && peek() != '"')
                 fail("unsupported dtype: descr is not a plain type string (structured dtypes are not supported)");
@@ -295,10 +299,13 @@ struct npy_layout {
 /// reported through `fail`); `in` is left at the first data byte.
 template <class T, std::size_t N, class Fail>
 npy_layout<N> read_npy_layout(std::ifstream& in, const std::filesystem::path& path, Fail&& fail) {
+    // Checked before opening: opening a FIFO waits for a writer, perhaps forever.
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (ec) fail("cannot open the file: " + ec.message());
+    if (!std::filesystem::is_regular_file(status)) fail("cannot read it: not a regular file");
     in.open(path, std::ios::binary);
     if (!in) fail(std::string("cannot open the file: ") + std::strerror(errno));
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) fail("cannot read it: not a regular file");
     in.seekg(0, std::ios::end);
     const std::streamoff file_size = in.tellg();
     in.seekg(0, std::ios::beg);
@@ -342,14 +349,16 @@ npy_layout<N> read_npy_layout(std::ifstream& in, const std::filesystem::path& pa
     for (std::size_t axis = 0; axis < N; ++axis) shape[axis] = h.shape[axis];  // no memmove: N may be 0
     // Element count and byte count without overflow, then against what the file holds.
     const auto available = static_cast<std::uint64_t>(file_size) - layout.data_start;
+    constexpr std::uint64_t most = std::numeric_limits<std::uint64_t>::max();
     std::uint64_t count = 1;
     bool too_big = false;
     for (const index_t e : shape) {
-        if (e != 0 && count > std::numeric_limits<std::uint64_t>::max() / std::uint64_t(e))
+        if (e != 0 && count > most / std::uint64_t(e))
             too_big = true;
         else
             count *= std::uint64_t(e);
     }
+    too_big = too_big || count > most / sizeof(T);  // the byte count overflows
     const bool has_zero = std::find(shape.begin(), shape.end(), index_t{0}) != shape.end();
     if (has_zero) count = 0, too_big = false;
     if (too_big || count > available / sizeof(T))

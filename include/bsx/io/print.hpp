@@ -10,8 +10,10 @@
 #include <charconv>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <ostream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -42,10 +44,15 @@ inline print_options& current_print_options() noexcept {
 inline const print_options& get_print_options() noexcept { return detail::current_print_options(); }
 
 /// Sets the print options of this thread until the end of the scope:
-/// `bsx::print_options_scope fewer_digits({.precision = 3});`
+/// `bsx::print_options_scope fewer_digits({.precision = 3});`. A negative precision throws
+/// std::invalid_argument, as NumPy's does; the other options take any value (a negative or
+/// huge edge_items or line_width acts as NumPy's does).
 class print_options_scope {
 public:
     explicit print_options_scope(const print_options& options) : saved_(detail::current_print_options()) {
+        if (options.precision < 0)
+            throw std::invalid_argument("bsx: print_options: precision must be >= 0, not " +
+                                        std::to_string(options.precision));
         detail::current_print_options() = options;
     }
     ~print_options_scope() { detail::current_print_options() = saved_; }
@@ -66,7 +73,9 @@ namespace detail {
 /// value (NumPy's min_digits: digits beyond the shortest are real digits, not zeros).
 template <class F>
 std::string float_digits(F x, std::chars_format fmt, int precision, bool exactly) {
-    char buf[512];
+    // Room for any F in fixed notation: all digits of the largest before the point, or a
+    // subnormal's after it (those of long double run into the thousands).
+    char buf[2 * (std::numeric_limits<F>::max_exponent10 + std::numeric_limits<F>::max_digits10) + 16];
     if (exactly) return std::string(buf, std::to_chars(buf, buf + sizeof buf, x, fmt, precision).ptr);
     auto r = std::to_chars(buf, buf + sizeof buf, x, fmt);
     std::string s(buf, r.ptr);
@@ -78,8 +87,9 @@ std::string float_digits(F x, std::chars_format fmt, int precision, bool exactly
     r = std::to_chars(buf, buf + sizeof buf, x, fmt, precision);
     s.assign(buf, r.ptr);
     const std::size_t end = fmt == std::chars_format::scientific ? s.find('e') : s.size();
+    if (s.find('.') > end) return s;  // precision 0: no fraction, and the zeros are the integer's
     std::size_t keep = end;
-    while (keep > 0 && s[keep - 1] == '0') --keep;
+    while (s[keep - 1] == '0') --keep;
     return s.erase(keep, end - keep);
 }
 
@@ -112,7 +122,8 @@ template <class F>
 class float_format {
 public:
     float_format(const std::vector<F>& shown, const print_options& o) : precision_(o.precision) {
-        double max_abs = 0, min_abs = 0;
+        using M = std::common_type_t<F, double>;  // magnitudes: long double's beyond double's range
+        M max_abs = 0, min_abs = 0;
         bool any_finite = false, any_nonfinite = false, neg_inf = false, any_nonzero = false;
         for (const F v : shown) {
             if (!std::isfinite(v)) {
@@ -121,7 +132,7 @@ public:
                 continue;
             }
             any_finite = true;
-            const double a = std::fabs(double(v));
+            const M a = std::fabs(M(v));
             if (a == 0) continue;
             max_abs = any_nonzero ? std::max(max_abs, a) : a;
             min_abs = any_nonzero ? std::min(min_abs, a) : a;
@@ -217,10 +228,17 @@ struct stream_format {
     }
 };
 
-/// The indices of an axis of extent n that print: all, or the edge items at each end.
-inline std::vector<index_t> shown_indices(index_t n, bool summarize, index_t edge) {
+/// Whether a summarized axis of extent n is cut, with edge (>= 0) items at each end kept:
+/// NumPy's 2 * edge < n, which cannot overflow here.
+inline bool cut_axis(bool summarize, index_t edge, index_t n) noexcept { return summarize && edge < n - edge; }
+
+/// The indices of an axis of extent n whose elements the format is built from: all, or the
+/// edge items at each end. With no edge items (0 or fewer), NumPy's formatter sees every
+/// element (its a[:0] and a[-0:]), though only the last one prints.
+inline std::vector<index_t> shown_indices(index_t n, bool summarize, index_t edge_items) {
+    const index_t edge = std::max<index_t>(edge_items, 0);
+    const bool cut = cut_axis(summarize, edge, n) && edge > 0;
     std::vector<index_t> idx;
-    const bool cut = summarize && 2 * edge < n;
     for (index_t i = 0; i < n; ++i)
         if (!cut || i < edge || i >= n - edge) idx.push_back(i);
     return idx;
@@ -264,7 +282,7 @@ private:
         const std::string next_indent = indent + ' ';
         const std::size_t next_width = width > 0 ? width - 1 : 0;
         const index_t n = a_.shape()[axis];
-        const bool cut = summarize_ && 2 * edge_ < n;
+        const bool cut = cut_axis(summarize_, edge_, n);
         const index_t leading = cut ? edge_ : 0, trailing = cut ? edge_ : n;
         const auto at = [&](index_t i) { return offset + i * strides_[axis]; };
         std::string s;

@@ -3,12 +3,15 @@
 #pragma once
 
 #include <array>
+#include <concepts>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "../config.hpp"
 
@@ -115,6 +118,25 @@ index_t checked_size(std::string_view operation, const Extents& s, std::size_t e
     }
     if (bad) throw_bad_shape(operation, std::span<const index_t>(s.data(), s.size()), element_bytes);
     return empty ? 0 : count;
+}
+
+/// The shape of extents given as integers of any type (the factories' arguments). An
+/// unsigned one above PTRDIFF_MAX throws std::length_error naming it: a cast would turn it
+/// into a negative extent, and the error into the wrong one.
+template <std::integral... I>
+shape_t<sizeof...(I)> integer_extents(std::string_view operation, I... extents) {
+    std::size_t axis = 0;
+    const auto check = [&](auto e) {
+        if constexpr (std::is_unsigned_v<decltype(e)> && sizeof(e) >= sizeof(index_t))
+            if (e > static_cast<decltype(e)>(std::numeric_limits<index_t>::max()))
+                throw std::length_error("bsx: " + std::string(operation) + ": extent " +
+                                        std::to_string(std::uintmax_t(e)) + " on axis " + std::to_string(axis) +
+                                        " is too large: it exceeds PTRDIFF_MAX (" +
+                                        std::to_string(std::numeric_limits<index_t>::max()) + ")");
+        ++axis;
+    };
+    (check(extents), ...);
+    return {static_cast<index_t>(extents)...};
 }
 
 /// The element `offset` away from `base` in a strided layout. An empty array has no

@@ -51,12 +51,13 @@ inline std::pair<index_t, index_t> resolve_range(range_t r, index_t n, std::size
         if (i < 0) i += n;
         return i < lo ? lo : (i > hi ? hi : i);
     };
+    // Counts as 1 + (distance - 1) / |step|, so that no step, up to PTRDIFF_MIN, overflows.
     if (r.step > 0) {
         const index_t b = clamp(r.begin, 0, n), e = clamp(r.end, 0, n);
-        return {b, e > b ? (e - b + r.step - 1) / r.step : 0};
+        return {b, e > b ? 1 + (e - b - 1) / r.step : 0};
     }
     const index_t b = clamp(r.begin, -1, n - 1), e = clamp(r.end, -1, n - 1);
-    return {b, b > e ? (b - e - r.step - 1) / -r.step : 0};
+    return {b, b > e ? 1 + (e - b + 1) / r.step : 0};
 }
 
 }  // namespace detail
@@ -82,7 +83,9 @@ auto slice(X&& x, S... specs) {
             const auto [first, count] = detail::resolve_range(spec, operand_shape[in], in);
             shape[out] = count;
             map.first[in] = first;
-            map.step[in++][out++] = spec.step;
+            // Of one element or none, the step is never taken: 1 keeps the strides it
+            // scales (by PTRDIFF_MAX, say) from overflowing.
+            map.step[in++][out++] = count > 1 ? spec.step : 1;
         } else {
             const index_t n = operand_shape[in];
             const index_t i = spec < 0 ? index_t(spec) + n : index_t(spec);

@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "../detail/refusals.hpp"
+#include "../expr/operand.hpp"
 #include "../fwd.hpp"
 #include "../shape/shape.hpp"
 
@@ -55,27 +57,37 @@ public:
     auto element(const shape_t<N>& idx) const noexcept { return ref(self(), idx); }
 
     /// Row i as a (1, n) view: both axes kept, so `a.col(k) + a.row(k)` is an outer sum.
-    auto row(index_t i)
-        requires(N == 2)
+    auto row(index_t i) &
+            requires(N == 2)
     {
         return line(self(), i, 0);
     }
-    auto row(index_t i) const
+    auto row(index_t i) const&
         requires(N == 2)
     {
         return line(self(), i, 0);
     }
     /// Column j as an (m, 1) view.
-    auto col(index_t j)
+    auto col(index_t j) &
+            requires(N == 2)
+    {
+        return line(self(), j, 1);
+    }
+    auto col(index_t j) const&
         requires(N == 2)
     {
         return line(self(), j, 1);
     }
-    auto col(index_t j) const
-        requires(N == 2)
-    {
-        return line(self(), j, 1);
-    }
+    // The row or column of a temporary array would outlive its elements: an rvalue array
+    // selects these (a view owns nothing, and an rvalue view takes the overloads above).
+    // Templates, so that the constraint is checked where it is called, with Derived
+    // complete (clang 14 checks a plain member's while Derived is still incomplete).
+    // clang-format off
+    template <class Self = Derived>
+    void BSX_REFUSAL_VIEW_OF_TEMPORARY(row)(index_t) const&& requires(N == 2 && owning_array<Self>) = delete;
+    template <class Self = Derived>
+    void BSX_REFUSAL_VIEW_OF_TEMPORARY(col)(index_t) const&& requires(N == 2 && owning_array<Self>) = delete;
+    // clang-format on
 
 private:
     Derived& self() noexcept { return static_cast<Derived&>(*this); }

@@ -79,8 +79,7 @@ namespace detail {
 /// A view of all of `x` (an array or a view); const arrays give views of const elements.
 template <strided_expression X>
 auto view_of(X&& x) {
-    static_assert(!owning_array<X> || std::is_lvalue_reference_v<X>,
-                  "bsx: a view of a temporary array would dangle; name the array first");
+    static_assert(!owning_array<X> || std::is_lvalue_reference_v<X>, BSX_REFUSAL_VIEW_OF_TEMPORARY(message));
     using elem = std::remove_pointer_t<decltype(x.data())>;
     return strided_view<elem, rank_v<X>>(x.data(), x.shape(), x.strides());
 }

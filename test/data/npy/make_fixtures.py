@@ -127,6 +127,10 @@ def main():
                                       b"\0" * 72))
     raw("bad_product_overflow.npy",
         v1_file("{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296, 16), }"))
+    raw("bad_duplicate_key.npy",
+        v1_file("{'descr': '<f8', 'fortran_order': False, 'shape': (6,), 'shape': (2, 3), }", good[128:]))
+    raw("bad_byte_count_overflow.npy",
+        v1_file("{'descr': '<f8', 'fortran_order': False, 'shape': (2305843009213693952,), }", b"\0" * 8))
     raw("bad_truncated_data.npy", good[:-8])
     raw("bad_trailing_data.npy", good + b"\0" * 8)
     raw("bad_bool_byte.npy", v1_file("{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }", b"\x01\x00\x02"))

@@ -1,5 +1,5 @@
 // expect: view of a temporary array would dangle
-// A view of a temporary array would outlive its elements: it must not compile.
+// A transposed view of a temporary array would outlive its elements: it must not compile.
 #include <bsx/bsx.hpp>
 
 int main() {
