@@ -131,7 +131,8 @@ bsx::array<A, 1> combine_chunks(Values&& values, index_t rows, index_t scale, in
         held = values();
         for (auto* v : {&send_counts, &send_at, &recv_counts, &recv_at, &counts, &at}) v->assign(P, 0);
         for (index_t b = 0; b < plan.count; ++b)
-            for (index_t c = plan.begin(b, lines); c < plan.begin(b + 1, lines); c += BSX_CHUNK) chunk_start.push_back(c);
+            for (index_t c = plan.begin(b, lines); c < plan.begin(b + 1, lines); c += BSX_CHUNK)
+                chunk_start.push_back(c);
         chunks = chunk_start.size();
         chunk_start.push_back(lines);
         first_chunk.assign(P + 1, index_t(chunks));
@@ -250,19 +251,10 @@ void reduce_rows_by_chunks(const X& x, MPI_Comm comm, bsx::detail::reduced_t<Op,
 /// or element-wise nodes over distributed arrays and scalars (their shapes are checked
 /// when reducing: a broadcast operand breaks the row).
 template <class E>
-constexpr bool flat_elementwise() noexcept;
-
-template <class... Held>
-constexpr bool all_flat_elementwise(const boost::hana::tuple<Held...>*) noexcept {
-    return (flat_elementwise<bsx::detail::unwrapped_t<Held>>() && ...);
-}
-
-template <class E>
 constexpr bool flat_elementwise() noexcept {
     using X = std::remove_cvref_t<E>;
     if constexpr (is_map_node<X>::value || is_rules_tagged<X>::value)
-        return all_flat_elementwise(
-            static_cast<const std::remove_cvref_t<decltype(std::declval<const X&>().children())>*>(nullptr));
+        return every_child<X>([]<class C>() { return flat_elementwise<C>(); });
     else
         return (is_distributed_leaf<X>::value && !is_line_view<X>::value) || is_scalar_node<X>::value;
 }

@@ -312,7 +312,9 @@ private:
                 s += indent + recurse(axis + 1, at(n - i), next_indent, next_width) + separator;
             s += indent + recurse(axis + 1, at(n - 1), next_indent, next_width);
         }
-        return "[" + s.substr(indent.size()) + "]";
+        std::string bracketed = "[";  // not "[" + s.substr(...): g++ 12 warns falsely (-Wrestrict)
+        bracketed.append(s, indent.size()).push_back(']');
+        return bracketed;
     }
 };
 
