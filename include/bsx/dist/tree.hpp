@@ -96,12 +96,13 @@ constexpr std::size_t operand_axis(std::size_t axis) noexcept {
     return no_axis;
 }
 
-template <class E>
-constexpr bool rewritable() noexcept;
-
-template <class... Held>
-constexpr bool all_rewritable(const boost::hana::tuple<Held...>*) noexcept {
-    return (rewritable<bsx::detail::unwrapped_t<Held>>() && ...);
+/// Whether test.template operator()<C>() holds for every child C of the node E (unwrapped).
+template <class E, class Test>
+constexpr bool every_child(Test test) noexcept {
+    using Children = std::remove_cvref_t<decltype(std::declval<const E&>().children())>;
+    return []<class... Held>(const boost::hana::tuple<Held...>*, Test t) {
+        return (t.template operator()<bsx::detail::unwrapped_t<Held>>() && ...);
+    }(static_cast<const Children*>(nullptr), test);
 }
 
 /// Whether rewrite() takes E: a subtree that reads no distributed array, a distributed
@@ -111,8 +112,7 @@ constexpr bool rewritable() noexcept {
     if constexpr (!reads_distributed<E>() || is_distributed_leaf<E>::value)
         return true;
     else if constexpr (is_map_node<E>::value || is_rules_tagged<E>::value || is_reduce_node<E>::value)
-        return all_rewritable(
-            static_cast<const std::remove_cvref_t<decltype(std::declval<const E&>().children())>*>(nullptr));
+        return every_child<E>([]<class C>() { return rewritable<C>(); });
     else
         return false;
 }
