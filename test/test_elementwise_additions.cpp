@@ -43,17 +43,6 @@ void expect_bits(const E& e, const std::vector<double>& want) {
                        "element(" << k << ")");
 }
 
-/// The message of the exception of type Ex that f throws ("" when it throws none).
-template <class Ex, class F>
-std::string message_of(F&& f) {
-    try {
-        f();
-    } catch (const Ex& e) {
-        return e.what();
-    }
-    return "";
-}
-
 // ---------------------------------------------------------------- rint and round
 BOOST_AUTO_TEST_CASE(rint_rounds_halves_to_even_and_round_away_from_zero) {
     const auto x = make_array<1>(std::vector<index_t>{12},

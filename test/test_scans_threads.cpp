@@ -28,17 +28,6 @@ using bsx::index_t;
 constexpr double inf = std::numeric_limits<double>::infinity();
 const double qnan = std::numeric_limits<double>::quiet_NaN();
 
-/// The message of the exception of type Ex that f throws ("" when it throws none).
-template <class Ex, class F>
-std::string message_of(F&& f) {
-    try {
-        f();
-    } catch (const Ex& e) {
-        return e.what();
-    }
-    return "";
-}
-
 /// The running sums (products with `product`) of a row-major array of shape s along axis
 /// k, computed by a sequential loop in double.
 std::vector<double> running(const std::vector<double>& v, const std::vector<index_t>& s, std::size_t k,
