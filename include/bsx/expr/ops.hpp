@@ -499,7 +499,7 @@ struct nan_to_num {
 /// NumPy's isclose: |a - b| <= atol + rtol * |b| where both are finite (not symmetric in
 /// a and b, as NumPy); infinities are close only to themselves; NaN to nothing. Computed in
 /// double, integers included (NumPy's float64; NumPy keeps two float32 operands in float32).
-/// `&` and `|` on the comparisons, not `&&`, so that the loop has no branches.
+/// `&` and `|` on the comparisons (as ints), not `&&`, so that the loop has no branches.
 struct isclose {
     static constexpr std::string_view name = "isclose";
     double rtol, atol;
@@ -508,8 +508,9 @@ struct isclose {
         using R = std::common_type_t<double, A, B>;
         const R x = static_cast<R>(a), y = static_cast<R>(b);
         constexpr R max = std::numeric_limits<R>::max();
-        const bool finite = (std::abs(x) <= max) & (std::abs(y) <= max);
-        return (finite & (std::abs(x - y) <= R(atol) + R(rtol) * std::abs(y))) | (x == y);
+        const int finite = int(std::abs(x) <= max) & int(std::abs(y) <= max);
+        const int within = int(std::abs(x - y) <= R(atol) + R(rtol) * std::abs(y));
+        return ((finite & within) | int(x == y)) != 0;
     }
 };
 
