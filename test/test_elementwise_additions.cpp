@@ -43,6 +43,22 @@ void expect_bits(const E& e, const std::vector<double>& want) {
                        "element(" << k << ")");
 }
 
+// What the signatures refuse: an operand that is not a number or an expression, two
+// numbers (nothing of bsx's to compute), and known extents that cannot broadcast.
+struct not_a_number {};
+template <class X, class Y>
+concept isclose_compiles = requires(X x, Y y) { bsx::isclose(x, y); };
+template <class X, class Y>
+concept clip_compiles = requires(X x, Y y) { bsx::clip(x, y, 1.0); };
+using vector_ref = bsx::array<double, 1>&;
+using fixed3 = bsx::fixed_array<double, 3>&;
+using fixed4 = bsx::fixed_array<double, 4>&;
+static_assert(isclose_compiles<vector_ref, double> && isclose_compiles<double, vector_ref> &&
+              isclose_compiles<fixed3, fixed3>);
+static_assert(!isclose_compiles<vector_ref, not_a_number> && !isclose_compiles<double, double> &&
+              !isclose_compiles<fixed3, fixed4>);
+static_assert(clip_compiles<vector_ref, double> && !clip_compiles<vector_ref, not_a_number>);
+
 // ---------------------------------------------------------------- rint and round
 BOOST_AUTO_TEST_CASE(rint_rounds_halves_to_even_and_round_away_from_zero) {
     const auto x = make_array<1>(std::vector<index_t>{12},
