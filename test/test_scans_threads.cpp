@@ -219,6 +219,10 @@ BOOST_AUTO_TEST_CASE(diff_follows_numpy) {
     expect_array(bsx::diff(x, 0, 0), {5}, std::vector<double>{1, 4, 9, 16, 25});
     expect_array(bsx::diff(x, 0, 5), {0}, std::vector<double>{});
     expect_array(bsx::diff(x, 0, 9), {0}, std::vector<double>{});
+    // A view with a negative stride (x reversed).
+    const auto reversed = bsx::slice(x, bsx::range(-1, -6, -1));
+    expect_array(bsx::diff(reversed), {4}, std::vector<double>{-9, -7, -5, -3});
+    expect_array(bsx::cumsum(reversed, 0), {5}, std::vector<double>{25, 41, 50, 54, 55});
     // 2-D along each axis, of a lazy operand and of a transposed view.
     const auto m = make_array<2>(bsx::shape_t<2>{2, 3}, std::vector<double>{1, 2, 4, 7, 11, 16});
     expect_array(bsx::diff(m), {2, 2}, std::vector<double>{1, 2, 4, 5});
