@@ -24,6 +24,7 @@ LAYERS = {
     "factories.hpp": 7,
     "fixed_array.hpp": 7,
     "compare.hpp": 7,
+    "scans.hpp": 7,
     "io": 8,
     "bsx.hpp": 9,
     "dist": 10,  # the optional MPI module, above everything it distributes

@@ -84,6 +84,17 @@ inline void expect_same_values(const std::vector<double>& got, const std::vector
     BOOST_CHECK_MESSAGE(bad == 0, what << ": " << bad << " of " << want.size() << " elements differ");
 }
 
+/// The message of the exception of type Ex that f throws ("" when it throws none).
+template <class Ex, class F>
+std::string message_of(F&& f) {
+    try {
+        f();
+    } catch (const Ex& e) {
+        return e.what();
+    }
+    return "";
+}
+
 /// Shape and row-major values of a result.
 struct flat {
     std::string shape;

@@ -2,7 +2,6 @@
 // array_equal (same shape, equal elements) and allclose (NumPy's tolerance test).
 #pragma once
 
-#include <cmath>
 #include <cstddef>
 
 #include "expr/functions.hpp"
@@ -20,10 +19,15 @@ bool all_true(const array<bool, N>& a) {
 }
 }  // namespace detail
 
-/// True when a and b have the same shape and equal elements (NaN equals nothing).
-template <expression A, expression B>
+/// True when a and b have the same shape and equal elements (NaN equals nothing). A number
+/// on either side is compared with every element (it broadcasts; NumPy would say false, the
+/// shapes differing).
+template <operand A, operand B>
+    requires detail::involves_expression<A, B>
 bool array_equal(const A& a, const B& b) {
-    if constexpr (rank_v<A> != rank_v<B>) {
+    if constexpr (!expression<A> || !expression<B>) {
+        return detail::all_true(eval(a == b));
+    } else if constexpr (rank_v<A> != rank_v<B>) {
         return false;
     } else {
         if (a.shape() != b.shape()) return false;
@@ -31,13 +35,12 @@ bool array_equal(const A& a, const B& b) {
     }
 }
 
-/// NumPy allclose: |a - b| <= atol + rtol * |b| element-wise after broadcasting where
-/// both are finite; infinities are close only to themselves, NaN to nothing.
-/// Incompatible shapes throw bsx::broadcast_error.
-template <expression A, expression B>
+/// NumPy allclose: every element of isclose(a, b, rtol, atol) after broadcasting (either
+/// side may be a number). Incompatible shapes throw bsx::broadcast_error.
+template <operand A, operand B>
+    requires detail::involves_expression<A, B>
 bool allclose(const A& a, const B& b, double rtol = 1e-5, double atol = 1e-8) {
-    return detail::all_true(
-        eval(bsx::where(bsx::isfinite(a) && bsx::isfinite(b), bsx::abs(a - b) <= atol + rtol * bsx::abs(b), a == b)));
+    return detail::all_true(eval(bsx::isclose(a, b, rtol, atol)));
 }
 
 }  // namespace bsx

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <initializer_list>
+#include <limits>
 #include <span>
 #include <string>
 #include <utility>
@@ -153,6 +154,7 @@ inline constexpr detail::unary_function<ops::tanh> tanh{};
 inline constexpr detail::unary_function<ops::floor> floor{};
 inline constexpr detail::unary_function<ops::ceil> ceil{};
 inline constexpr detail::unary_function<ops::round> round{};
+inline constexpr detail::unary_function<ops::rint> rint{};
 inline constexpr detail::unary_function<ops::trunc> trunc{};
 inline constexpr detail::unary_function<ops::sign> sign{};
 inline constexpr detail::unary_function<ops::square> square{};
@@ -163,6 +165,48 @@ inline constexpr detail::unary_function<ops::logical_not> logical_not{};
 
 /// where(c, a, b): a where c is true, else b; all three broadcast together.
 inline constexpr detail::elementwise_function<ops::select, 3> where{};
+
+/// clip(x, lo, hi): x limited to [lo, hi]; lo and hi are expressions or numbers that
+/// broadcast with x (NumPy's np.clip, NaN propagating).
+inline constexpr detail::elementwise_function<ops::clip, 3> clip{};
+
+namespace detail {
+/// isclose: a binary function whose operation holds the tolerances, refusing what the
+/// other element-wise functions refuse, for the same reasons.
+struct isclose_function {
+    template <class A, class B>
+        requires forms_static_node<ops::isclose, A, B>
+    auto operator()(A&& a, B&& b, double rtol = 1e-5, double atol = 1e-8) const {
+        return make_node(ops::isclose{rtol, atol}, std::forward<A>(a), std::forward<B>(b));
+    }
+    // clang-format off
+    template <class A, class B, class Why = static_clash_t<A, B>>
+        requires clashes_statically<ops::isclose, A, B>
+    void BSX_REFUSAL_STATIC_CLASH(operator)()(A&&, B&&, double = 0, double = 0) const = delete;
+    template <class A, class B>
+        requires has_non_numeric_operand<A, B>
+    void BSX_REFUSAL_NON_NUMERIC_OPERAND(operator)()(A&&, B&&, double = 0, double = 0) const = delete;
+    template <class A, class B>
+        requires mixes_rule_sets<A, B>
+    void BSX_REFUSAL_MIXED_RULE_SETS(operator)()(A&&, B&&, double = 0, double = 0) const = delete;
+    template <class A, class B>
+        requires needs_broadcast_dimensions<A, B>
+    void BSX_REFUSAL_XLA_RANKS(operator)()(A&&, B&&, double = 0, double = 0) const = delete;
+    // clang-format on
+};
+}  // namespace detail
+
+/// isclose(a, b, rtol = 1e-5, atol = 1e-8): NumPy's element-wise tolerance test
+/// (ops::isclose); a and b broadcast, either may be a number.
+inline constexpr detail::isclose_function isclose{};
+
+/// nan_to_num(x, nan, posinf, neginf): NaN and the infinities of x replaced, by default with
+/// 0 and the largest and lowest finite values of x's element type (np.nan_to_num).
+template <expression X>
+auto nan_to_num(X&& x, value_type_t<X> nan = 0, value_type_t<X> posinf = std::numeric_limits<value_type_t<X>>::max(),
+                value_type_t<X> neginf = std::numeric_limits<value_type_t<X>>::lowest()) {
+    return detail::make_node(ops::nan_to_num<value_type_t<X>>{nan, posinf, neginf}, std::forward<X>(x));
+}
 
 /// The elements of x converted to U with static_cast.
 template <class U, expression X>

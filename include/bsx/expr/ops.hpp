@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -461,12 +462,57 @@ BSX_VECTOR_MATH(hypot)
     };
 BSX_CMATH_UNARY(floor)
 BSX_CMATH_UNARY(ceil)
-BSX_CMATH_UNARY(round)
+BSX_CMATH_UNARY(round)  // halves away from zero (C's round); rint rounds them to even, as np.round
+BSX_CMATH_UNARY(rint)   // in the current rounding mode (to nearest, halves to even, unless changed)
 BSX_CMATH_UNARY(trunc)
 BSX_CMATH_UNARY(isnan)
 BSX_CMATH_UNARY(isinf)
 BSX_CMATH_UNARY(isfinite)
 #undef BSX_CMATH_UNARY
+
+// ---- NumPy's element-wise helpers: clip, nan_to_num, isclose ------------------------
+/// min(max(x, lo), hi) by the table's NaN-propagating minimum and maximum, as NumPy: a NaN
+/// in any operand gives NaN, and lo > hi gives hi.
+struct clip {
+    static constexpr std::string_view name = "clip";
+    template <class A, class L, class H>
+    constexpr auto operator()(A a, L lo, H hi) const {
+        return minimum{}(maximum{}(a, lo), hi);
+    }
+};
+/// NaN, +inf and -inf replaced by the given values of the element type T; other values,
+/// and every integer or bool, unchanged. Selects, so that the loop vectorizes.
+template <class T>
+struct nan_to_num {
+    static constexpr std::string_view name = "nan_to_num";
+    T nan, posinf, neginf;
+    constexpr T operator()(T a) const {
+        if constexpr (std::is_floating_point_v<T>) {
+            constexpr T inf = std::numeric_limits<T>::infinity();
+            const T finite = a == inf ? posinf : (a == -inf ? neginf : a);
+            return a != a ? nan : finite;
+        } else {
+            return a;
+        }
+    }
+};
+/// NumPy's isclose: |a - b| <= atol + rtol * |b| where both are finite (not symmetric in
+/// a and b, as NumPy); infinities are close only to themselves; NaN to nothing. Computed in
+/// double, integers included (NumPy's float64; NumPy keeps two float32 operands in float32).
+/// `&` and `|` on the comparisons (as ints), not `&&`, so that the loop has no branches.
+struct isclose {
+    static constexpr std::string_view name = "isclose";
+    double rtol, atol;
+    template <class A, class B>
+    constexpr bool operator()(A a, B b) const {
+        using R = std::common_type_t<double, A, B>;
+        const R x = static_cast<R>(a), y = static_cast<R>(b);
+        constexpr R max = std::numeric_limits<R>::max();
+        const int finite = int(std::abs(x) <= max) & int(std::abs(y) <= max);
+        const int within = int(std::abs(x - y) <= R(atol) + R(rtol) * std::abs(y));
+        return ((finite & within) | int(x == y)) != 0;
+    }
+};
 
 // ---- selection, conversion, user functions ---------------------------------------
 struct select {
