@@ -25,6 +25,7 @@ LAYERS = {
     "fixed_array.hpp": 7,
     "compare.hpp": 7,
     "io": 8,
+    "algorithm": 8,  # eager algorithms on arrays: sorting and sets
     "bsx.hpp": 9,
     "dist": 10,  # the optional MPI module, above everything it distributes
     "dist.hpp": 11,

@@ -38,5 +38,6 @@
 #include "view/strided_view.hpp"
 
 #include "compare.hpp"
+#include "algorithm/sort.hpp"
 #include "io/npy.hpp"
 #include "io/print.hpp"
