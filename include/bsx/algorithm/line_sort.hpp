@@ -48,12 +48,13 @@ using unsigned_of_size = std::conditional_t<
     std::conditional_t<Bytes == 2, std::uint16_t, std::conditional_t<Bytes == 4, std::uint32_t, std::uint64_t>>>;
 
 /// The radix key of a number: unsigned, and ordered as sorts_before orders the numbers
-/// (negative floats have all their bits flipped, the others their sign bit). One-to-one,
-/// so from_sort_key gives back every bit, NaN payloads included.
+/// (negative floats have all their bits flipped, the others their sign bit). Branch-free:
+/// the passes compute it again for every value they move.
 template <radix_sortable T>
 struct sort_key {
     using type = unsigned_of_size<sizeof(T)>;
-    static constexpr type sign = type(type(1) << (8 * sizeof(T) - 1));
+    static constexpr int sign_shift = 8 * int(sizeof(T)) - 1;
+    static constexpr type sign = type(type(1) << sign_shift);
 
     static type to(T v) noexcept {
         if constexpr (std::is_same_v<T, bool>) {
@@ -61,22 +62,12 @@ struct sort_key {
         } else {
             const auto u = std::bit_cast<type>(v);
             if constexpr (std::is_floating_point_v<T>)
-                return (u & sign) ? type(~u) : type(u | sign);
+                return type(u ^ (type(0 - type(u >> sign_shift)) | sign));  // all ones where negative
             else if constexpr (std::is_signed_v<T>)
                 return type(u ^ sign);
             else
                 return u;
         }
-    }
-    static T from(type k) noexcept {
-        if constexpr (std::is_same_v<T, bool>)
-            return k != 0;
-        else if constexpr (std::is_floating_point_v<T>)
-            return std::bit_cast<T>((k & sign) ? type(k ^ sign) : type(~k));
-        else if constexpr (std::is_signed_v<T>)
-            return std::bit_cast<T>(type(k ^ sign));
-        else
-            return k;
     }
 };
 
@@ -134,23 +125,23 @@ private:
         }
     }
 
-    // Two buffers of keys (and of indices) that the passes go back and forth between,
-    // uninitialized and on huge pages where large (detail/storage.hpp), and the histograms.
-    template <class K>
-    struct radix_scratch {
-        storage_ptr<K> keys[2];
-        storage_ptr<index_t> indices[2];
+    // Buffers the radix passes go back and forth between: uninitialized, on huge pages
+    // where large (detail/storage.hpp), kept for the next line.
+    template <class U>
+    struct buffer {
+        storage_ptr<U> data;
         index_t capacity = 0;
-        std::vector<index_t> counts;
-
-        void reserve(index_t n) {
-            if (n <= capacity) return;
-            for (auto& k : keys) k = allocate_storage<K>(std::size_t(n), false);
-            if constexpr (Index)
-                for (auto& i : indices) i = allocate_storage<index_t>(std::size_t(n), false);
-            capacity = n;
+        U* get(index_t n) {
+            if (n > capacity) {
+                data = allocate_storage<U>(std::size_t(n), false);
+                capacity = n;
+            }
+            return data.get();
         }
     };
+    buffer<T> values_buffers_[2];
+    buffer<index_t> index_buffers_[2];
+    std::vector<index_t> counts_;
 
     static constexpr int key_bits = 8 * int(sizeof(T));
     static constexpr int digit_bits = sizeof(T) >= 4 ? 11 : 8;
@@ -160,8 +151,6 @@ private:
     // and scanning its histograms).
     static constexpr index_t radix_from = radix_size * passes / 4;
 
-    radix_scratch<unsigned_of_size<sizeof(T)>> scratch_;  // unused by types that are not radix_sortable
-
     // Runs task(block) for each block, on up to `blocks` threads, block b on thread b % n.
     static void for_blocks(int blocks, function_ref<void(int)> task) {
         parallel_region(blocks, [&](int t, int n, const first_exception*) {
@@ -169,25 +158,40 @@ private:
         });
     }
 
+    // The passes move the values themselves (and their indices), a digit of their keys at
+    // a time: stable, so after the last pass equal keys keep their first order.
     void radix(strided_line<const T> in, strided_line<output> out, int blocks)
         requires radix_sortable<T>
     {
         using K = typename sort_key<T>::type;
         const index_t n = in.n;
-        auto& s = scratch_;
-        s.reserve(n);
         blocks = int(std::clamp<index_t>(index_t(blocks), 1, n / radix_from));
         const auto block_begin = [&](int b) { return n * b / blocks; };
 
-        // Histograms, all in scratch: every pass's over the line; per block, one for the
-        // pass at hand and its NaN count; and when blocks > 1, every pass's per block.
+        // Two buffers; a contiguous output is the second one (pass 0 reads the line into
+        // the first, so the output may be the line itself).
+        const bool out_is_buffer = out.stride == 1;
+        T* values[2] = {values_buffers_[0].get(n), nullptr};
+        index_t* indices[2] = {nullptr, nullptr};
+        if constexpr (Index) {
+            values[1] = values_buffers_[1].get(n);
+            indices[0] = index_buffers_[0].get(n);
+            indices[1] = out_is_buffer ? out.data : index_buffers_[1].get(n);
+        } else {
+            values[1] = out_is_buffer ? out.data : values_buffers_[1].get(n);
+        }
+
+        // Histograms: every pass's over the line; per block, one for the pass at hand and
+        // its NaN count; and when blocks > 1, every pass's per block.
         const std::size_t global = std::size_t(passes * radix_size), per_block = std::size_t(radix_size + 1);
-        s.counts.assign(global + std::size_t(blocks) * (per_block + (blocks > 1 ? global : 0)), 0);
-        index_t* const hist = s.counts.data();
+        counts_.assign(global + std::size_t(blocks) * (per_block + (blocks > 1 ? global : 0)), 0);
+        index_t* const hist = counts_.data();
         index_t* const block_hist = hist + global;
         index_t* const block_all = block_hist + std::size_t(blocks) * per_block;
         const auto all_of = [&](int b) { return blocks > 1 ? block_all + std::size_t(b) * global : hist; };
-        const auto digit = [](K k, int pass) { return index_t((k >> (pass * digit_bits)) & K(radix_size - 1)); };
+        const auto digit = [](T v, int pass) {
+            return index_t((sort_key<T>::to(v) >> (pass * digit_bits)) & K(radix_size - 1));
+        };
 
         // Count every digit of every non-NaN key, and the NaNs, per block.
         for_blocks(blocks, [&](int b) {
@@ -199,8 +203,7 @@ private:
                     ++bh[radix_size];
                     continue;
                 }
-                const K k = sort_key<T>::to(v);
-                for (int p = 0; p < passes; ++p) ++h[p * radix_size + digit(k, p)];
+                for (int p = 0; p < passes; ++p) ++h[p * radix_size + digit(v, p)];
             }
         });
         if (blocks > 1)
@@ -211,14 +214,14 @@ private:
         const index_t m = n - nans;
 
         // Each block's first output place per digit: the digit's start, past the earlier
-        // blocks' keys of that digit. Count the blocks' keys of the pass first (pass 0 was
-        // counted above, with one block the global histogram is the block's).
-        const auto place_blocks = [&](int pass, const K* keys, bool counted) {
+        // blocks' values of that digit. Count the blocks' values of the pass first (pass 0
+        // was counted above; with one block the global histogram is the block's).
+        const auto place_blocks = [&](int pass, const T* from, bool counted) {
             if (blocks > 1 && !counted) {
                 for_blocks(blocks, [&](int b) {
                     index_t* bh = block_hist + std::size_t(b) * per_block;
                     std::fill(bh, bh + radix_size, 0);
-                    for (index_t i = m * b / blocks; i < m * (b + 1) / blocks; ++i) ++bh[digit(keys[i], pass)];
+                    for (index_t i = m * b / blocks; i < m * (b + 1) / blocks; ++i) ++bh[digit(from[i], pass)];
                 });
             }
             index_t start = 0;
@@ -232,65 +235,62 @@ private:
             }
         };
 
-        // Pass 0 reads the line itself and puts the NaN keys after the others, in order.
-        if (blocks > 1) {
+        // Pass 0 reads the line itself and puts the NaNs after the others, in order.
+        std::vector<index_t> nan_start(static_cast<std::size_t>(blocks));
+        index_t nan_place = m;
+        for (int b = 0; b < blocks; ++b) {
+            nan_start[std::size_t(b)] = nan_place;
+            nan_place += block_hist[std::size_t(b) * per_block + radix_size];
+        }
+        if (blocks > 1)
             for (int b = 0; b < blocks; ++b)
                 std::copy_n(all_of(b), radix_size, block_hist + std::size_t(b) * per_block);
-        }
-        {
-            index_t nan_place = m;
-            std::vector<index_t> nan_start(static_cast<std::size_t>(blocks));
-            for (int b = 0; b < blocks; ++b) {
-                nan_start[std::size_t(b)] = nan_place;
-                nan_place += block_hist[std::size_t(b) * per_block + radix_size];
+        place_blocks(0, nullptr, true);
+        for_blocks(blocks, [&](int b) {
+            index_t* place = block_hist + std::size_t(b) * per_block;
+            index_t nan_at = nan_start[std::size_t(b)];
+            for (index_t i = block_begin(b); i < block_begin(b + 1); ++i) {
+                const T v = in[i];
+                const index_t at = is_nan_value(v) ? nan_at++ : place[digit(v, 0)]++;
+                values[0][at] = v;
+                if constexpr (Index) indices[0][at] = i;
             }
-            place_blocks(0, nullptr, true);
-            K* const to = s.keys[0].get();
-            index_t* const to_index = Index ? s.indices[0].get() : nullptr;
-            for_blocks(blocks, [&](int b) {
-                index_t* place = block_hist + std::size_t(b) * per_block;
-                index_t nan_at = nan_start[std::size_t(b)];
-                for (index_t i = block_begin(b); i < block_begin(b + 1); ++i) {
-                    const T v = in[i];
-                    const K k = sort_key<T>::to(v);
-                    const index_t at = is_nan_value(v) ? nan_at++ : place[digit(k, 0)]++;
-                    to[at] = k;
-                    if constexpr (Index) to_index[at] = i;
-                }
-            });
-        }
+        });
 
         // The other passes, skipping digits that all non-NaN keys share.
         int current = 0;
         for (int pass = 1; pass < passes; ++pass) {
             const index_t* h = hist + pass * radix_size;
             if (std::find(h, h + radix_size, m) != h + radix_size) continue;
-            const K* from = s.keys[current].get();
-            K* to = s.keys[1 - current].get();
-            const index_t* from_index = Index ? s.indices[current].get() : nullptr;
-            index_t* to_index = Index ? s.indices[1 - current].get() : nullptr;
+            const T* from = values[current];
+            T* to = values[1 - current];
+            const index_t* from_index = indices[current];
+            index_t* to_index = indices[1 - current];
             place_blocks(pass, from, false);
             for_blocks(blocks, [&](int b) {
                 index_t* place = block_hist + std::size_t(b) * per_block;
                 for (index_t i = m * b / blocks; i < m * (b + 1) / blocks; ++i) {
-                    const K k = from[i];
-                    const index_t at = place[digit(k, pass)]++;
-                    to[at] = k;
+                    const T v = from[i];
+                    const index_t at = place[digit(v, pass)]++;
+                    to[at] = v;
                     if constexpr (Index) to_index[at] = from_index[i];
                 }
             });
             current = 1 - current;
         }
 
-        // Out: the sorted keys from the last pass's buffer, the NaNs from pass 0's.
+        // Out: the sorted values (or indices) from the last pass's buffer, the NaNs from
+        // pass 0's; nothing to copy of what the last pass left in the output itself.
+        const auto result = [&](int which) -> const output* {
+            if constexpr (Index)
+                return indices[which];
+            else
+                return values[which];
+        };
+        const index_t copy_from = out_is_buffer && current == 1 ? m : 0;
         for_blocks(blocks, [&](int b) {
-            for (index_t i = block_begin(b); i < block_begin(b + 1); ++i) {
-                const int from = i < m ? current : 0;
-                if constexpr (Index)
-                    out[i] = s.indices[std::size_t(from)][std::size_t(i)];
-                else
-                    out[i] = sort_key<T>::from(s.keys[std::size_t(from)][std::size_t(i)]);
-            }
+            const index_t first = std::max(copy_from, block_begin(b)), last = block_begin(b + 1);
+            for (index_t i = first; i < last; ++i) out[i] = result(i < m ? current : 0)[i];
         });
     }
 };
