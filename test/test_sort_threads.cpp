@@ -12,6 +12,7 @@
 #include "test_support.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -203,6 +204,29 @@ BOOST_AUTO_TEST_CASE(sort_by_default_sorts_the_last_axis_of_an_expression) {
     // A strided view as the operand.
     test_support::expect_array(bsx::sort(bsx::slice(x, bsx::all, bsx::range(0, 3, 2))), {2, 2},
                                std::vector<double>{2, 3, -2, -1});
+}
+
+BOOST_AUTO_TEST_CASE(every_operand_is_evaluated_once) {
+    for_thread_counts([] {
+        const auto x = make<double, 2>({300, 200}, test_values<double>(60000, 31));
+        std::atomic<long> calls{0};
+        const auto counted = [&](double v) {
+            calls.fetch_add(1, std::memory_order_relaxed);
+            return v;
+        };
+        const auto expect_calls = [&](long want, const char* what) {
+            BOOST_TEST(calls.exchange(0) == want, what << ": " << want << " calls wanted");
+        };
+        (void)bsx::sort(bsx::map(counted, x), bsx::axis(0));
+        expect_calls(60000, "sort");
+        (void)bsx::argsort(bsx::map(counted, x));
+        expect_calls(60000, "argsort");
+        (void)bsx::unique(bsx::map(counted, x));
+        expect_calls(60000, "unique");
+        const auto sorted = bsx::sort(bsx::slice(x, 0));
+        (void)bsx::searchsorted(bsx::map(counted, sorted), bsx::map(counted, x));
+        expect_calls(200 + 60000, "searchsorted");
+    });
 }
 
 BOOST_AUTO_TEST_CASE(argsort_is_stable_and_puts_nans_last) {
