@@ -1,6 +1,7 @@
 // bsx/algorithm/sort.hpp: sorting and sets, eager: sort and argsort along an axis, unique,
 // searchsorted. NaNs sort last as in NumPy, and -0.0 before +0.0. Each evaluates its
-// operand once into an array and returns a new bsx::array.
+// operands once (an array that needs no copy is read where it lies) and returns a new
+// bsx::array.
 #pragma once
 
 #include <algorithm>
@@ -80,11 +81,16 @@ detail::sorted_array_t<X> sort(X&& x, axis_t a = axis(-1)) {
 template <expression X>
     requires(rank_v<X> >= 1)
 array<index_t, rank_v<X>> argsort(X&& x, axis_t a = axis(-1)) {
+    using A = detail::sorted_array_t<X>;
     const auto k = detail::sort_axis("argsort", a, x.shape());
-    const detail::sorted_array_t<X> values(std::forward<X>(x));
-    array<index_t, rank_v<X>> result(values.shape());
-    detail::sort_lines<typename detail::sorted_array_t<X>::value_type, true>(values.data(), result.data(),
-                                                                             values.shape(), k);
+    array<index_t, rank_v<X>> result(x.shape());
+    // An array is read where it lies; any other expression is evaluated once.
+    if constexpr (std::is_same_v<std::remove_cvref_t<X>, A>) {
+        detail::sort_lines<typename A::value_type, true>(x.data(), result.data(), x.shape(), k);
+    } else {
+        const A values(std::forward<X>(x));
+        detail::sort_lines<typename A::value_type, true>(values.data(), result.data(), values.shape(), k);
+    }
     return result;
 }
 
