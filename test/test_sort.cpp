@@ -401,4 +401,8 @@ BOOST_AUTO_TEST_CASE(searchsorted_of_scalars_and_mixed_types) {
     BOOST_TEST(bsx::searchsorted(ints, 3u, bsx::side_right) == 4);
     BOOST_TEST(bsx::searchsorted(make<unsigned, 1>({3}, {1u, 2u, 4000000000u}), -1) == 0);
     BOOST_TEST(bsx::searchsorted(bsx::array<double, 1>(bsx::shape_t<1>{0}), 1.0) == 0);
+    // A float array and an int compare as doubles: 16777217 is not rounded to 16777216.f.
+    const auto floats = make<float, 1>({3}, {1.0f, 16777216.0f, 16777218.0f});
+    BOOST_TEST(bsx::searchsorted(floats, 16777217) == 2);
+    BOOST_TEST(bsx::searchsorted(floats, 16777216, bsx::side_right) == 2);
 }

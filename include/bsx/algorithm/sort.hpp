@@ -126,11 +126,12 @@ inline constexpr side_right_t side_right{};
 namespace detail {
 
 /// What searchsorted compares a sorted element of type T and a value of type V as: their
-/// common type, or double when one is a signed integer and the other not (as NumPy).
+/// common type, but at least double when an integer meets a float or a signed integer an
+/// unsigned one (as NumPy: float32 and int32 compare as float64, so no integer is rounded).
 template <class T, class V>
-using search_type_t =
-    std::conditional_t<std::is_integral_v<T> && std::is_integral_v<V> && std::is_signed_v<T> != std::is_signed_v<V>,
-                       double, std::common_type_t<T, V>>;
+using search_type_t = std::conditional_t<std::is_integral_v<T> != std::is_integral_v<V> ||
+                                             (std::is_integral_v<T> && std::is_signed_v<T> != std::is_signed_v<V>),
+                                         std::common_type_t<double, T, V>, std::common_type_t<T, V>>;
 
 /// NumPy's order for searching: NaN after everything; -0.0 and +0.0 equal.
 template <class C>
