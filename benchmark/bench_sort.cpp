@@ -1,4 +1,4 @@
-// Sorting 10^7 random doubles in [-1, 1), at 1 thread and at the default thread count:
+// Sorting 10^7 random doubles in [-1, 1), at 1 and 2 threads and the default thread count:
 //
 //   sort       r = bsx::sort(a)            (a new array, as np.sort)
 //   argsort    i = bsx::argsort(a)         (stable, as np.argsort(kind="stable"))
@@ -9,7 +9,8 @@
 //         std::sort it; for argsort, fill an index buffer with 0..n-1 and std::stable_sort
 //         it by a[i]. Serial at every thread count (the standard library's own).
 //
-// Threads: 1 and OpenMP's default count, or the list in BSX_BENCH_THREADS.
+// Threads: 1, 2 and OpenMP's default count, or the list in BSX_BENCH_THREADS. NumPy's side
+// of the same cases: benchmark/vs_numpy.py.
 // Names: BM_<workload>_<variant>/threads:<t>/real_time (parsed by ratios.py).
 
 #include <bsx/bsx.hpp>
@@ -41,13 +42,15 @@ const bsx::array<double, 1>& input() {
 
 void count(benchmark::State& state) { state.SetItemsProcessed(state.iterations() * length); }
 
+// 1 and 2 threads (the counts vs_numpy.py and ratios.py read) and OpenMP's default count,
+// or the list in BSX_BENCH_THREADS.
 void sort_args(benchmark::internal::Benchmark* b) {
-    int fallback = 1;
+    std::vector<std::int64_t> counts = {1, 2};
 #ifdef _OPENMP
-    fallback = omp_get_max_threads();
+    if (omp_get_max_threads() > 2) counts.push_back(omp_get_max_threads());
 #endif
     b->ArgName("threads");
-    for (const std::int64_t threads : env_numbers("BSX_BENCH_THREADS", {1, fallback})) b->Arg(threads);
+    for (const std::int64_t threads : env_numbers("BSX_BENCH_THREADS", counts)) b->Arg(threads);
     b->UseRealTime()->Unit(benchmark::kMillisecond);
 }
 
