@@ -152,11 +152,21 @@ MATH_CASES = [
     *[_math(fn, t, lay) for fn in _MATH for t in ("f64", "f32") for lay in _STRIDES],
 ]
 
+# ---- issue 32: sorting (benchmark/bench_sort.cpp) ------------------------------------------
+
+_SORT_INPUT = "a = np.random.default_rng(42).uniform(-1.0, 1.0, 10**7)\n"  # 10^7 doubles, as the C++ side
+
+SORT_CASES = [
+    ("BM_sort_bsx", "np.sort(a)", None, _SORT_INPUT),
+    ("BM_argsort_bsx", "np.argsort(a, kind='stable')", None, _SORT_INPUT),
+]
+
 # (title, benchmark binary, cases)
 SUITES = [
     ("element-wise", "bench_elementwise", ELEMENTWISE_CASES),
     ("vector math", "bench_math", MATH_CASES),
     ("reductions", "bench_axis_reductions", REDUCTION_CASES),
+    ("sorting", "bench_sort", SORT_CASES),
 ]
 
 # ---- machinery ---------------------------------------------------------------------------

@@ -26,6 +26,7 @@ LAYERS = {
     "compare.hpp": 7,
     "scans.hpp": 7,
     "io": 8,
+    "algorithm": 8,  # eager algorithms on arrays: sorting and sets
     "bsx.hpp": 9,
     "dist": 10,  # the optional MPI module, above everything it distributes
     "dist.hpp": 11,

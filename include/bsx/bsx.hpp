@@ -39,5 +39,6 @@
 
 #include "compare.hpp"
 #include "scans.hpp"
+#include "algorithm/sort.hpp"
 #include "io/npy.hpp"
 #include "io/print.hpp"
