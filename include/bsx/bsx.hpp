@@ -29,6 +29,7 @@
 #include "eval/compound_assignment.hpp"
 
 #include "array.hpp"
+#include "creation.hpp"
 #include "factories.hpp"
 #include "fixed_array.hpp"
 #include "view/in_dims.hpp"
