@@ -23,6 +23,7 @@ LAYERS = {
     "array.hpp": 7,
     "factories.hpp": 7,
     "creation.hpp": 7,
+    "random.hpp": 7,
     "fixed_array.hpp": 7,
     "compare.hpp": 7,
     "io": 8,

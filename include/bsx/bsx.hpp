@@ -32,6 +32,7 @@
 #include "creation.hpp"
 #include "factories.hpp"
 #include "fixed_array.hpp"
+#include "random.hpp"
 #include "view/in_dims.hpp"
 #include "view/permute.hpp"
 #include "view/reshape.hpp"
