@@ -54,15 +54,7 @@ void expect_numpy(const E& e, const A& want, int ulps = 0) {
     }
 }
 
-template <class Ex, class F>
-void expect_throw(F&& f, const std::string& text) {
-    try {
-        f();
-        BOOST_ERROR("no exception; expected one saying: " << text);
-    } catch (const Ex& e) {
-        BOOST_TEST(std::string(e.what()).find(text) != std::string::npos, e.what());
-    }
-}
+using test_support::expect_throw;
 
 }  // namespace
 

@@ -24,15 +24,7 @@ using bsx::index_t;
 using test_support::same_bits;
 namespace rnd = bsx::random;
 
-template <class Ex, class F>
-void expect_throw(F&& f, const std::string& text) {
-    try {
-        f();
-        BOOST_ERROR("no exception; expected one saying: " << text);
-    } catch (const Ex& e) {
-        BOOST_TEST(std::string(e.what()).find(text) != std::string::npos, e.what());
-    }
-}
+using test_support::expect_throw;
 
 template <class A>
 std::vector<double> values(const A& a) {
