@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "array.hpp"
+#include "config.hpp"
 #include "detail/convert.hpp"
 #include "expr/generated.hpp"
 #include "view/in_dims.hpp"
@@ -107,11 +108,25 @@ spaced<T> make_spaced(std::string_view operation, spacing_t<T> start, spacing_t<
     return {start, stop, div > 0 ? step : F(0), delta, div, base, last, step_zero, power};
 }
 
-/// eye's elements: 1 where column - row == k in a row of m.
+/// eye's elements: 1 where column - row == k in a row of m. A run of consecutive
+/// elements is zeros and then the few ones set (no division per element).
 template <class T>
 struct diagonal_ones {
     index_t m, k;
     T operator()(index_t i) const noexcept { return T(i % m - i / m == k ? 1 : 0); }
+    void fill(index_t first, index_t step, index_t len, T* out) const noexcept {
+        if (step != 1) {
+            for (index_t t = 0; t < len; ++t) out[t] = (*this)(first + t * step);
+            return;
+        }
+        BSX_SIMD_LOOP
+        for (index_t t = 0; t < len; ++t) out[t] = T(0);
+        if (len == 0) return;
+        for (index_t row = first / m, last = (first + len - 1) / m; row <= last; ++row) {
+            const index_t column = row + k, at = row * m + column - first;
+            if (column >= 0 && column < m && at >= 0 && at < len) out[at] = T(1);
+        }
+    }
 };
 
 }  // namespace detail

@@ -418,8 +418,12 @@ void generate_elements(const void* source, index_t first, index_t step, index_t 
     const F& f = *static_cast<const F*>(source);
     using T = decltype(f(first));
     T* to = reinterpret_cast<T*>(out);
-    BSX_SIMD_LOOP
-    for (index_t t = 0; t < len; ++t) to[t] = f(first + t * step);
+    if constexpr (requires { f.fill(first, step, len, to); }) {
+        f.fill(first, step, len, to);
+    } else {
+        BSX_SIMD_LOOP
+        for (index_t t = 0; t < len; ++t) to[t] = f(first + t * step);
+    }
 }
 
 /// A generated leaf binds as a memory leaf whose addresses are positions: its strides

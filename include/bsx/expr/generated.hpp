@@ -19,7 +19,9 @@
 namespace bsx {
 
 /// A function of an element's row-major number (0 .. size - 1): what a generated leaf
-/// computes. It must not throw (it runs inside the evaluation loops).
+/// computes. It must not throw (it runs inside the evaluation loops). It may also have
+/// `fill(first, step, len, out)`, writing the values at first, first + step, ... to out at
+/// once, where that is cheaper than one call per element.
 template <class F>
 concept element_function = std::copy_constructible<F> && requires(const F& f, index_t i) {
     { f(i) } noexcept;
