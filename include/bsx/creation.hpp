@@ -3,6 +3,7 @@
 // make new arrays; meshgrid gives broadcast views of its inputs.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <concepts>
 #include <cstddef>
@@ -15,7 +16,6 @@
 #include <utility>
 
 #include "array.hpp"
-#include "config.hpp"
 #include "detail/convert.hpp"
 #include "expr/generated.hpp"
 #include "view/in_dims.hpp"
@@ -119,9 +119,8 @@ struct diagonal_ones {
             for (index_t t = 0; t < len; ++t) out[t] = (*this)(first + t * step);
             return;
         }
-        BSX_SIMD_LOOP
-        for (index_t t = 0; t < len; ++t) out[t] = T(0);
         if (len == 0) return;
+        std::fill_n(out, len, T(0));
         for (index_t row = first / m, last = (first + len - 1) / m; row <= last; ++row) {
             const index_t column = row + k, at = row * m + column - first;
             if (column >= 0 && column < m && at >= 0 && at < len) out[at] = T(1);

@@ -412,6 +412,12 @@ struct binder<scalar<T>> : binder_defaults {
     }
 };
 
+#if defined(__clang__)
+// Functions with libm calls (normal's log and cos) or a rejection loop (integers) keep
+// clang from vectorizing the loop: no warning about the user's code.
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wpass-failed"
+#endif
 /// The cursor's generate function for a leaf of function F, one loop per function type.
 template <class F>
 void generate_elements(const void* source, index_t first, index_t step, index_t len, std::byte* out) noexcept {
@@ -425,6 +431,9 @@ void generate_elements(const void* source, index_t first, index_t step, index_t 
         for (index_t t = 0; t < len; ++t) to[t] = f(first + t * step);
     }
 }
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
 
 /// A generated leaf binds as a memory leaf whose addresses are positions: its strides
 /// in the destination's index space are those of a contiguous array of its shape.
