@@ -10,6 +10,7 @@
 
 #include "test_support.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -134,6 +135,23 @@ BOOST_AUTO_TEST_CASE(linspace_edges_and_errors) {
     // The last element is stop exactly, where start + i * step would round off.
     const auto l = bsx::linspace<double>(0.1, 0.7, 3);
     BOOST_TEST(same_bits(l(2), 0.7));
+    // Read reversed, strided and broadcast (a run of positions with step -1, 3 and 0): the
+    // same bits as the whole, stop exactly where it falls.
+    const auto e = bsx::linspace<double>(0.1, 0.7, 301);
+    const auto whole = bsx::eval(e);
+    BOOST_TEST(same_bits(whole(300), 0.7));
+    const auto reversed = bsx::eval(bsx::slice(e, bsx::range(-1, -302, -1)));
+    const auto every_third = bsx::eval(bsx::slice(e, bsx::range(0, 301, 3)));
+    const auto rows = bsx::eval(bsx::broadcast_in_dim(e, bsx::shape_t<2>{301, 40}, {0}));
+    bool ok = reversed.size() == 301 && every_third.size() == 101;
+    for (index_t i = 0; i < 301; ++i) {
+        ok &= same_bits(reversed(i), whole(300 - i)) && same_bits(whole(i), e(i));
+        for (index_t j = 0; j < 40; ++j) ok &= same_bits(rows(i, j), whole(i));
+    }
+    for (index_t i = 0; i < 101; ++i) ok &= same_bits(every_third(i), whole(3 * i));
+    BOOST_TEST(ok);
+    const auto flat = bsx::eval(bsx::broadcast_in_dim(bsx::linspace<double>(2.0, 2.0, 1), bsx::shape_t<2>{3, 700}, {0}));
+    BOOST_TEST(std::all_of(flat.begin(), flat.end(), [](double v) { return v == 2.0; }));
     // NaN passes through.
     BOOST_TEST(std::isnan(bsx::linspace<double>(0.0, std::numeric_limits<double>::quiet_NaN(), 3)(1)));
     expect_throw<std::invalid_argument>([] { (void)bsx::linspace<double>(0.0, 1.0, -2); },

@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "array.hpp"
+#include "config.hpp"
 #include "detail/convert.hpp"
 #include "expr/generated.hpp"
 #include "view/in_dims.hpp"
@@ -75,28 +76,60 @@ using spacing_t = std::conditional_t<std::is_same_v<T, long double>, long double
 
 /// linspace's elements as NumPy computes them: start + i * step (or, where step is 0,
 /// start + i / div * delta), the last exactly stop where it is included, floored for
-/// integer results; with `power`, base to the power of that, truncated for integer
+/// integer results; with `Power`, base to the power of that, truncated for integer
 /// results (logspace). Integer results outside T's range saturate (detail::convert).
-template <class T>
+/// Power is a template argument, and fill() chooses the formula once per run and sets the
+/// element that is stop after the loop: linspace's loop has neither a call nor a branch in
+/// it, and vectorizes.
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wpass-failed"  // logspace's pow: no warning about the user's code
+#endif
+template <class T, bool Power>
 struct spaced {
     using F = spacing_t<T>;
     F start, stop, step, delta, div, base;
     index_t last;  // the element that is stop exactly: -1 for none
-    bool step_zero, power;
+    bool step_zero;
     T operator()(index_t i) const noexcept {
-        F y = step_zero ? F(i) / div * delta : F(i) * step;
-        y = i == last ? stop : y + start;
-        if (power)
+        return finish(i == last ? stop : (step_zero ? F(i) / div * delta : F(i) * step) + start);
+    }
+    void fill(index_t first, index_t stride, index_t len, T* out) const noexcept {
+        const spaced self = *this;  // a local: the stores to out cannot change what it reads
+        if (step_zero) {
+            BSX_SIMD_LOOP
+            for (index_t t = 0; t < len; ++t)
+                out[t] = self.finish(F(first + t * stride) / self.div * self.delta + self.start);
+        } else {
+            BSX_SIMD_LOOP
+            for (index_t t = 0; t < len; ++t) out[t] = self.finish(F(first + t * stride) * self.step + self.start);
+        }
+        if (last < 0 || len == 0) return;
+        const index_t d = last - first;  // where the element that is stop falls in the run
+        if (stride == 0) {
+            if (d == 0) std::fill_n(out, len, finish(stop));
+        } else if (d % stride == 0 && d / stride >= 0 && d / stride < len) {
+            out[d / stride] = finish(stop);
+        }
+    }
+
+private:
+    /// The element whose linspace value is y.
+    T finish(F y) const noexcept {
+        if constexpr (Power)
             y = std::pow(base, y);
         else if constexpr (std::is_integral_v<T>)
             y = std::floor(y);
         return convert<T>(y);
     }
 };
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
 
-template <class T>
-spaced<T> make_spaced(std::string_view operation, spacing_t<T> start, spacing_t<T> stop, index_t num, bool with_stop,
-                      spacing_t<T> base, bool power) {
+template <class T, bool Power>
+spaced<T, Power> make_spaced(std::string_view operation, spacing_t<T> start, spacing_t<T> stop, index_t num,
+                             bool with_stop, spacing_t<T> base) {
     if (num < 0) throw_creation_argument(operation, "num is negative (" + std::to_string(num) + ")");
     using F = spacing_t<T>;
     const F div = with_stop ? F(num - 1) : F(num);
@@ -105,7 +138,7 @@ spaced<T> make_spaced(std::string_view operation, spacing_t<T> start, spacing_t<
     // NumPy: a zero step (stop == start, or a delta that underflows) multiplies i / div by delta.
     const bool step_zero = div > 0 && step == 0;
     const index_t last = with_stop && num > 1 ? num - 1 : -1;
-    return {start, stop, div > 0 ? step : F(0), delta, div, base, last, step_zero, power};
+    return {start, stop, div > 0 ? step : F(0), delta, div, base, last, step_zero};
 }
 
 /// eye's elements: 1 where column - row == k in a row of m. A run of consecutive
@@ -162,16 +195,16 @@ auto arange(T start, T stop, T step = T(1)) {
 /// std::invalid_argument for a negative num.
 template <creation_element T>
 auto linspace(detail::spacing_t<T> start, detail::spacing_t<T> stop, index_t num, endpoint ends = endpoint(true)) {
-    return generated<detail::spaced<T>, 1>(
+    return generated<detail::spaced<T, false>, 1>(
         "linspace", shape_t<1>{num < 0 ? 0 : num},
-        detail::make_spaced<T>("linspace", start, stop, num, ends.included, 0, false));
+        detail::make_spaced<T, false>("linspace", start, stop, num, ends.included, 0));
 }
 
 /// base ** linspace(start, stop, num) (NumPy's logspace). Lazy, rank 1.
 template <creation_element T>
 auto logspace(detail::spacing_t<T> start, detail::spacing_t<T> stop, index_t num, detail::spacing_t<T> base = 10) {
-    return generated<detail::spaced<T>, 1>("logspace", shape_t<1>{num < 0 ? 0 : num},
-                                           detail::make_spaced<T>("logspace", start, stop, num, true, base, true));
+    return generated<detail::spaced<T, true>, 1>(
+        "logspace", shape_t<1>{num < 0 ? 0 : num}, detail::make_spaced<T, true>("logspace", start, stop, num, true, base));
 }
 
 /// An n x m matrix of zeros with ones on diagonal k (k > 0 above the main one, k < 0

@@ -421,7 +421,7 @@ struct binder<scalar<T>> : binder_defaults {
 /// The cursor's generate function for a leaf of function F, one loop per function type.
 template <class F>
 void generate_elements(const void* source, index_t first, index_t step, index_t len, std::byte* out) noexcept {
-    const F& f = *static_cast<const F*>(source);
+    const F f = *static_cast<const F*>(source);  // a copy: the stores to `out` cannot change it
     using T = decltype(f(first));
     T* to = reinterpret_cast<T*>(out);
     if constexpr (requires { f.fill(first, step, len, to); }) {
