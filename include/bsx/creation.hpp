@@ -184,8 +184,8 @@ auto arange(T start, T stop, T step = T(1)) {
         }
         return generated<detail::integer_range<T>, 1>("arange", shape_t<1>{n}, {start, step});
     } else {
-        const index_t n = detail::floating_count(
-            "arange", std::ceil((static_cast<long double>(stop) - static_cast<long double>(start)) / step));
+        using F = detail::spacing_t<T>;  // NumPy counts in double
+        const index_t n = detail::floating_count("arange", std::ceil((F(stop) - F(start)) / F(step)));
         return generated<detail::floating_range<T>, 1>("arange", shape_t<1>{n}, {start, T(start + step) - start});
     }
 }
