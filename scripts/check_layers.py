@@ -22,6 +22,8 @@ LAYERS = {
     "reduce": 6,
     "array.hpp": 7,
     "factories.hpp": 7,
+    "creation.hpp": 7,
+    "random.hpp": 7,
     "fixed_array.hpp": 7,
     "compare.hpp": 7,
     "scans.hpp": 7,

@@ -22,6 +22,8 @@
 //     reshape, broadcast_to, a reduction over a transposed expression) into preallocated
 //     destinations: nothing, no temporary of the expression; `a = transpose(a + 1)`: one
 //     copy of a, never a temporary of a + 1 besides.
+//   * generated leaves: `r = a + eye<double>(n)`, random expressions and the like into a
+//     preallocated r: nothing.
 // The exact numbers are printed (run with --log_level=message to see them).
 #define BOOST_TEST_MODULE bsx_allocations
 #include <boost/test/unit_test.hpp>
@@ -480,6 +482,30 @@ BOOST_AUTO_TEST_CASE(all_static_assignments_allocate_nothing) {
             BOOST_TEST(r(1, 2) == v21 + v12);
             BOOST_TEST(r(2, 1) == v12 + v21);
             BOOST_TEST(dynamic_dest(1, 2) == (a(1, 2) - 3.0) * 1.0);
+        }
+    }
+}
+
+// Generated leaves (arange, linspace, eye, random numbers) store parameters, not
+// elements: `r = a + eye(n)` into a preallocated r allocates nothing, no n x n matrix.
+BOOST_AUTO_TEST_CASE(generated_leaves_allocate_nothing) {
+    const index_t n = 600;
+    const auto a = random_matrix(n, n, 11);
+    bsx::array<double, 2> r({n, n});
+    bsx::random::generator g(1);
+    for (int t : thread_counts()) {
+        set_threads(t);
+        BOOST_TEST_CONTEXT("threads = " << t) {
+            const auto u = measure([&] {
+                r = a + bsx::eye<double>(n);
+                r += bsx::transpose(bsx::eye<double>(n, n, 2)) * bsx::linspace<double>(0.0, 1.0, n);
+                r -= bsx::arange<double>(0.0, double(n));
+                r = r + g.normal<double>(r.shape()) * 0.0;  // a random expression stores nothing either
+            });
+            BOOST_TEST_MESSAGE("generated leaves, threads=" << t << ": " << u.calls << " allocations");
+            BOOST_TEST(u.calls == 0u);
+            BOOST_TEST(r(5, 5) == a(5, 5) + 1.0 - 5.0);
+            BOOST_TEST(r(7, 5) == a(7, 5) + 5.0 / double(n - 1) - 5.0);
         }
     }
 }

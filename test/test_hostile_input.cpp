@@ -78,20 +78,6 @@ void operator delete(void* p, std::size_t, std::align_val_t) noexcept { release(
 
 namespace {
 
-/// Runs f, which must throw exactly E (not a subclass chosen by accident) with `what()`
-/// containing `text`.
-template <class E, class F>
-void expect_throw(F&& f, const std::string& text) {
-    try {
-        f();
-        BOOST_ERROR("no exception; expected: " + text);
-    } catch (const E& e) {
-        BOOST_TEST(std::string(e.what()).find(text) != std::string::npos, "message: " << e.what());
-    } catch (const std::exception& e) {
-        BOOST_ERROR(std::string("wrong exception: ") + e.what());
-    }
-}
-
 constexpr bsx::index_t huge = bsx::index_t{1} << 40;
 const std::string max_text = std::to_string(std::numeric_limits<bsx::index_t>::max());
 

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <iterator>
 #include <random>
 #include <string>
@@ -62,6 +63,20 @@ inline std::string num(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.17g", v);
     return buf;
+}
+
+/// Runs f, which must throw exactly E (not a subclass chosen by accident) with `what()`
+/// containing `text`.
+template <class E, class F>
+void expect_throw(F&& f, const std::string& text) {
+    try {
+        f();
+        BOOST_ERROR("no exception; expected: " + text);
+    } catch (const E& e) {
+        BOOST_TEST(std::string(e.what()).find(text) != std::string::npos, "message: " << e.what());
+    } catch (const std::exception& e) {
+        BOOST_ERROR(std::string("wrong exception: ") + e.what());
+    }
 }
 
 /// Equal, or both NaN.

@@ -29,8 +29,10 @@
 #include "eval/compound_assignment.hpp"
 
 #include "array.hpp"
+#include "creation.hpp"
 #include "factories.hpp"
 #include "fixed_array.hpp"
+#include "random.hpp"
 #include "view/in_dims.hpp"
 #include "view/permute.hpp"
 #include "view/reshape.hpp"

@@ -21,6 +21,7 @@
 
 #include "../config.hpp"
 #include "../expr/expression.hpp"
+#include "../expr/generated.hpp"
 #include "../expr/index_map.hpp"
 #include "../expr/map_node.hpp"
 #include "../expr/ops.hpp"
@@ -408,6 +409,49 @@ struct binder<scalar<T>> : binder_defaults {
     template <class Place, class U>
     static bool static_reads_elsewhere(const scalar<T>&, const U*, index_t) noexcept {
         return false;
+    }
+};
+
+#if defined(__clang__)
+// Functions with libm calls (normal's log and cos) or a rejection loop (integers) keep
+// clang from vectorizing the loop: no warning about the user's code.
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wpass-failed"
+#endif
+/// The cursor's generate function for a leaf of function F, one loop per function type.
+template <class F>
+void generate_elements(const void* source, index_t first, index_t step, index_t len, std::byte* out) noexcept {
+    const F f = *static_cast<const F*>(source);  // a copy: the stores to `out` cannot change it
+    using T = decltype(f(first));
+    T* to = reinterpret_cast<T*>(out);
+    if constexpr (requires { f.fill(first, step, len, to); }) {
+        f.fill(first, step, len, to);
+    } else {
+        BSX_SIMD_LOOP
+        for (index_t t = 0; t < len; ++t) to[t] = f(first + t * step);
+    }
+}
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
+
+/// A generated leaf binds as a memory leaf whose addresses are positions: its strides
+/// in the destination's index space are those of a contiguous array of its shape.
+/// The cursor reads the function in the node itself, which outlives the evaluation.
+template <class F, std::size_t N>
+struct binder<generated<F, N>> : binder_defaults {
+    template <class T, std::size_t D>
+    static auto bind(const generated<F, N>& e, const index_map<N, D>& map, const destination<T, D>&) noexcept {
+        using V = value_type_t<generated<F, N>>;
+        leaf_evaluator<V, D> ev;
+        const auto positions = contiguous_strides(e.shape());
+        ev.cursor.bytes = sizeof(V);
+        ev.cursor.steps.stride = strides_through(positions, map);
+        ev.cursor.steps.generated = true;
+        ev.cursor.generate = &generate_elements<F>;
+        ev.cursor.source = &e.values();
+        ev.cursor.origin = offset_through(positions, map);
+        return ev;
     }
 };
 

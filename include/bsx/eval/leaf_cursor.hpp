@@ -1,7 +1,8 @@
 // bsx/eval/leaf_cursor.hpp: a memory operand as the loops see it, whatever its element
 // type: where each row starts, and how it exposes the next chunk of a row as unit-stride
 // memory. The loops move every leaf of every expression through these functions, so they
-// are compiled once per rank, not once per expression.
+// are compiled once per rank, not once per expression. A generated leaf (expr/generated.hpp)
+// moves as memory would, its position standing for the address: its tiles are computed.
 #pragma once
 
 #include <algorithm>
@@ -19,8 +20,16 @@ namespace bsx::detail {
 /// (inner stride 0, once per row), a tile of the row's repeating values (a folded short
 /// row, `period`), or a tile gathered from strided memory. Where every operand has inner
 /// stride 0 or 1, place() points q into the row itself and no tile is used.
+/// A generated leaf has no memory: `generate` computes its values at positions (its
+/// row-major element numbers) where a memory leaf would read them, so it is never read in
+/// place (steps.generated keeps the plans from placing it) and every chunk is a tile.
 template <std::size_t D>
 struct leaf_cursor {
+    /// Writes the values at positions first, first + step, ... (len of them) of the
+    /// generated leaf `source` to `out`.
+    using generate_fn = void (*)(const void* source, index_t first, index_t step, index_t len,
+                                 std::byte* out) noexcept;
+
     const std::byte* base = nullptr;
     operand_steps<D> steps;  // destination-space strides in elements, coalesced in place
     std::size_t bytes = 0;   // the element size
@@ -32,6 +41,10 @@ struct leaf_cursor {
     index_t phase_step = 0;          // chunk length % period: how far a full chunk moves the phase
     std::byte* tile = nullptr;       // the running thread's tile (the typed leaf sizes it)
     bool reads_destination = false;  // reads the destination's memory itself, not a copy
+    generate_fn generate = nullptr;  // generated leaves only: their values,
+    const void* source = nullptr;    // computed from this
+    index_t origin = 0;              // the position of the element the destination's first reads
+    index_t position = 0;            // and that of the row begun
 
     const std::byte* row_start(const index_t* idx, std::size_t outer) const noexcept {
         return base + row_offset(idx, steps.stride, outer) * index_t(bytes);
@@ -43,19 +56,28 @@ struct leaf_cursor {
     }
     /// Sets up the row at idx for chunks of at most `fill` elements.
     [[gnu::noinline]] void begin_row(const index_t* idx, std::size_t outer, index_t fill) noexcept {
-        row = row_start(idx, outer);
+        if (generate)
+            position = origin + row_offset(idx, steps.stride, outer);
+        else
+            row = row_start(idx, outer);
         inner = steps.stride[outer];
         if (steps.period != 0) {
             // The row is this operand's `period` values over and over: lay them out once so
             // that any chunk reads them from an offset into the tile (the copies double).
             const index_t p = steps.period, b = index_t(bytes);
-            copy_elements(row, inner, tile, 1, p, bytes);
+            if (generate)
+                generate(source, position, inner, p, tile);
+            else
+                copy_elements(row, inner, tile, 1, p, bytes);
             for (index_t done = p; done < fill + p; done *= 2)
                 std::memcpy(tile + done * b, tile, std::size_t(std::min(done, fill + p - done) * b));
             phase = -1;             // set by the row's first chunk, which may start mid-row
             phase_step = fill % p;  // every chunk but a row's last is `fill` long
         } else if (inner == 0) {
-            fill_elements(tile, row, fill, bytes);
+            if (generate)
+                generate(source, position, 0, fill, tile);
+            else
+                fill_elements(tile, row, fill, bytes);
             q = tile;
         }
     }
@@ -63,7 +85,7 @@ struct leaf_cursor {
     void prepare(index_t j0, index_t len) noexcept {
         if (steps.period != 0)
             next_period_chunk(j0);
-        else if (inner == 1)
+        else if (inner == 1 && !generate)
             q = row + j0 * index_t(bytes);
         else if (inner != 0)
             gather(j0, len);
@@ -77,7 +99,10 @@ struct leaf_cursor {
         if (phase >= steps.period) phase -= steps.period;
     }
     [[gnu::noinline]] void gather(index_t j0, index_t len) noexcept {
-        copy_elements(row + j0 * inner * index_t(bytes), inner, tile, 1, len, bytes);
+        if (generate)
+            generate(source, position + j0 * inner, inner, len, tile);
+        else
+            copy_elements(row + j0 * inner * index_t(bytes), inner, tile, 1, len, bytes);
         q = tile;
     }
 };
@@ -101,7 +126,7 @@ struct leaf_set {
     /// that one prepare exposes any stretch of it.
     bool read_in_place() const noexcept {
         for (std::size_t i = 0; i < count; ++i)
-            if (leaves[i]->inner != 1 || leaves[i]->steps.period != 0) return false;
+            if (leaves[i]->inner != 1 || leaves[i]->steps.period != 0 || leaves[i]->generate) return false;
         return true;
     }
     /// place() at the row `rows` steps along `axis` from where `from` (the same leaves in

@@ -29,11 +29,13 @@ struct loop_shape {
 
 /// How the destination or one memory operand steps through the loop nest: a stride per
 /// axis and, once short rows are folded (fold_short_rows), the period with which an
-/// operand repeats along the row (0: it does not repeat).
+/// operand repeats along the row (0: it does not repeat). A generated operand's strides
+/// step through its positions, not memory: it has no row to read in place.
 template <std::size_t D>
 struct operand_steps {
     shape_t<D> stride{};
     index_t period = 0;
+    bool generated = false;
 };
 
 /// Rows at most this long are folded into longer ones; it bounds the period tiles.
@@ -314,7 +316,7 @@ bool rows_read_in_place(std::span<operand_steps<D>* const> leaves, std::size_t i
     constant_leaf = 0;
     for (std::size_t i = 0; i < leaves.size(); ++i) {
         const operand_steps<D>& o = *leaves[i];
-        if (o.period != 0) return false;
+        if (o.period != 0 || o.generated) return false;
         if (o.stride[inner] == 1) continue;
         if (o.stride[inner] != 0 || constant_leaf != 0) return false;
         constant_leaf = i + 1;
