@@ -99,12 +99,10 @@ BOOST_AUTO_TEST_CASE(arange_errors) {
         [] { (void)bsx::arange<double>(0.0, std::numeric_limits<double>::quiet_NaN()); }, "the length is NaN");
     expect_throw<std::length_error>([] { (void)bsx::arange<double>(0.0, 1e300, 1.0); },
                                     "bsx: arange: the length is too large");
+    expect_throw<std::length_error>([] { (void)bsx::arange<double>(0.0, std::numeric_limits<double>::infinity()); },
+                                    "too large");
     expect_throw<std::length_error>(
-        [] { (void)bsx::arange<double>(0.0, std::numeric_limits<double>::infinity()); }, "too large");
-    expect_throw<std::length_error>(
-        [] {
-            (void)bsx::arange<std::uint64_t>(0, std::numeric_limits<std::uint64_t>::max(), 1);
-        },
+        [] { (void)bsx::arange<std::uint64_t>(0, std::numeric_limits<std::uint64_t>::max(), 1); },
         "bsx: arange: the length is too large");
     // A failed call leaves the destination unchanged (it throws before anything is assigned).
     bsx::array<double, 1> r({3}, 7.0);
@@ -150,7 +148,8 @@ BOOST_AUTO_TEST_CASE(linspace_edges_and_errors) {
     }
     for (index_t i = 0; i < 101; ++i) ok &= same_bits(every_third(i), whole(3 * i));
     BOOST_TEST(ok);
-    const auto flat = bsx::eval(bsx::broadcast_in_dim(bsx::linspace<double>(2.0, 2.0, 1), bsx::shape_t<2>{3, 700}, {0}));
+    const auto flat =
+        bsx::eval(bsx::broadcast_in_dim(bsx::linspace<double>(2.0, 2.0, 1), bsx::shape_t<2>{3, 700}, {0}));
     BOOST_TEST(std::all_of(flat.begin(), flat.end(), [](double v) { return v == 2.0; }));
     // NaN passes through.
     BOOST_TEST(std::isnan(bsx::linspace<double>(0.0, std::numeric_limits<double>::quiet_NaN(), 3)(1)));
@@ -212,7 +211,8 @@ BOOST_AUTO_TEST_CASE(generated_leaves_fuse_through_every_path) {
             for (index_t i = 0; i < 3; ++i)
                 for (index_t j = 0; j < 3; ++j) ok &= folded(p, i, j) == cube(p, i, j) + eye_value(i, j, 0);
         BOOST_TEST(ok);
-        const auto column = bsx::eval(bsx::broadcast_in_dim(bsx::arange<double>(0.0, 300.0), bsx::shape_t<2>{300, 500}, {0}));
+        const auto column =
+            bsx::eval(bsx::broadcast_in_dim(bsx::arange<double>(0.0, 300.0), bsx::shape_t<2>{300, 500}, {0}));
         ok = true;
         for (index_t i = 0; i < 300; ++i)
             for (index_t j = 0; j < 500; ++j) ok &= column(i, j) == double(i);
@@ -226,7 +226,8 @@ BOOST_AUTO_TEST_CASE(generated_leaves_fuse_through_every_path) {
         BOOST_TEST(ok);
         // Reductions: along each axis and over everything.
         const auto rows = bsx::eval(bsx::sum(bsx::eye<double>(n, m, 5), bsx::axis(1)));
-        const auto cols = bsx::eval(bsx::sum(bsx::eye<double>(n, m, 5) * bsx::arange<double>(0.0, double(m)), bsx::axis(0)));
+        const auto cols =
+            bsx::eval(bsx::sum(bsx::eye<double>(n, m, 5) * bsx::arange<double>(0.0, double(m)), bsx::axis(0)));
         ok = true;
         for (index_t i = 0; i < n; ++i) ok &= rows(i) == (i + 5 < m ? 1.0 : 0.0);
         for (index_t j = 0; j < m; ++j) ok &= cols(j) == (j >= 5 && j - 5 < n ? double(j) : 0.0);
@@ -256,7 +257,7 @@ BOOST_AUTO_TEST_CASE(generated_leaf_shape_errors_leave_the_destination) {
 BOOST_AUTO_TEST_CASE(like_functions) {
     const bsx::array<std::int16_t, 2> a({2, 3}, 4);
     const auto z = bsx::zeros_like(a);
-    const auto o = bsx::ones_like(a + a);  // of an expression: its shape and element type
+    const auto o = bsx::ones_like(a + a);   // of an expression: its shape and element type
     const auto f = bsx::full_like(a, 2.7);  // converted to the element type, as NumPy
     const auto e = bsx::empty_like(bsx::eye<float>(2, 5));
     static_assert(std::is_same_v<decltype(z), const bsx::array<std::int16_t, 2>>);
@@ -274,7 +275,7 @@ BOOST_AUTO_TEST_CASE(like_functions) {
 BOOST_AUTO_TEST_CASE(meshgrid_views) {
     bsx::array<double, 1> x({3});
     bsx::array<double, 1> y({2});
-    x = bsx::arange<double>(1.0, 4.0);  // 1 2 3
+    x = bsx::arange<double>(1.0, 4.0);          // 1 2 3
     y = bsx::arange<double>(10.0, 30.0, 10.0);  // 10 20
     {
         auto [gx, gy] = bsx::meshgrid(x, y);  // 'xy': shape (2, 3)

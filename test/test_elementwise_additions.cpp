@@ -61,15 +61,15 @@ static_assert(clip_compiles<vector_ref, double> && !clip_compiles<vector_ref, no
 
 // ---------------------------------------------------------------- rint and round
 BOOST_AUTO_TEST_CASE(rint_rounds_halves_to_even_and_round_away_from_zero) {
-    const auto x = make_array<1>(std::vector<index_t>{12},
-                                 std::vector<double>{-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, -0.4, 0.6, inf, -inf, qnan, 1e300});
+    const auto x = make_array<1>(std::vector<index_t>{12}, std::vector<double>{-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, -0.4,
+                                                                               0.6, inf, -inf, qnan, 1e300});
     // np.rint(x)
     expect_bits(bsx::rint(x), {-2.0, -2.0, -0.0, 0.0, 2.0, 2.0, -0.0, 1.0, inf, -inf, qnan, 1e300});
     // bsx::round keeps C's rule (halves away from zero), unlike np.round.
     expect_bits(bsx::round(x), {-3.0, -2.0, -1.0, 1.0, 2.0, 3.0, -0.0, 1.0, inf, -inf, qnan, 1e300});
     // 2^52 - 0.5 is the largest double with a fraction; the next ones are integers already.
-    const auto big = make_array<1>(std::vector<index_t>{3}, std::vector<double>{4503599627370495.5, 4503599627370497.0,
-                                                                              -4503599627370495.5});
+    const auto big = make_array<1>(std::vector<index_t>{3},
+                                   std::vector<double>{4503599627370495.5, 4503599627370497.0, -4503599627370495.5});
     expect_bits(bsx::rint(big), {4503599627370496.0, 4503599627370497.0, -4503599627370496.0});
 }
 
@@ -184,8 +184,8 @@ BOOST_AUTO_TEST_CASE(nan_to_num_leaves_integers_and_bool) {
 
 // ---------------------------------------------------------------- isclose, allclose, array_equal
 BOOST_AUTO_TEST_CASE(isclose_follows_numpy) {
-    const auto a = make_array<1>(std::vector<index_t>{9},
-                                 std::vector<double>{1e10, 1e-7, 1.0, inf, inf, qnan, 0.0, 1e-9, -inf});
+    const auto a =
+        make_array<1>(std::vector<index_t>{9}, std::vector<double>{1e10, 1e-7, 1.0, inf, inf, qnan, 0.0, 1e-9, -inf});
     const auto b = make_array<1>(std::vector<index_t>{9},
                                  std::vector<double>{1.00001e10, 1e-8, 1.0 + 1e-6, inf, -inf, qnan, 1e-8, 0.0, -inf});
     static_assert(std::is_same_v<bsx::value_type_t<decltype(bsx::isclose(a, b))>, bool>);

@@ -68,7 +68,7 @@ BOOST_AUTO_TEST_CASE(uniform_values_follow_from_the_cipher) {
     // [0, 1), then to [lo, hi).
     const std::uint64_t seed = 0x0123456789abcdefULL;
     rnd::generator g(seed);
-    (void)g.uniform<double>(bsx::shape_t<1>{1});  // call 0
+    (void)g.uniform<double>(bsx::shape_t<1>{1});                                    // call 0
     const auto u = bsx::eval(g.uniform<double>(bsx::shape_t<1>{1000}, -2.0, 3.0));  // call 1
     bool ok = true;
     for (index_t i = 0; i < 1000; ++i) {
@@ -172,8 +172,8 @@ BOOST_AUTO_TEST_CASE(normal_moments) {
     rnd::generator g(99);
     const auto z = bsx::eval(g.normal<double>(bsx::shape_t<1>{1000000}, 2.0, 3.0));
     const moments m = moments_of(z);
-    BOOST_TEST(std::abs(m.mean - 2.0) < 0.05);      // standard error 0.003
-    BOOST_TEST(std::abs(m.variance - 9.0) < 0.2);   // standard error 0.013
+    BOOST_TEST(std::abs(m.mean - 2.0) < 0.05);                               // standard error 0.003
+    BOOST_TEST(std::abs(m.variance - 9.0) < 0.2);                            // standard error 0.013
     BOOST_TEST(std::abs(m.fourth / (m.variance * m.variance) - 3.0) < 0.1);  // a normal's kurtosis
     BOOST_TEST(std::all_of(z.begin(), z.end(), [](double v) { return std::isfinite(v); }));
     // Within 3 standard deviations: 99.73%.
@@ -199,15 +199,16 @@ BOOST_AUTO_TEST_CASE(integers_cover_the_range_without_bias) {
     // A range of 3 * 2^62: taking x mod range would put half the values below 2^62, not a third.
     const std::uint64_t range = 3 * (std::uint64_t{1} << 62);
     const auto big = bsx::eval(g.integers<std::uint64_t>(0, range, bsx::shape_t<1>{300000}));
-    const auto low = std::count_if(big.begin(), big.end(), [](std::uint64_t v) { return v < (std::uint64_t{1} << 62); });
+    const auto low =
+        std::count_if(big.begin(), big.end(), [](std::uint64_t v) { return v < (std::uint64_t{1} << 62); });
     BOOST_TEST(std::abs(double(low) / 300000 - 1.0 / 3) < 0.01);
     BOOST_TEST(std::all_of(big.begin(), big.end(), [&](std::uint64_t v) { return v < range; }));
     // The extremes of narrow and of the widest signed types.
     const auto b = bsx::eval(g.integers<std::int8_t>(-128, 127, bsx::shape_t<1>{100000}));
     BOOST_TEST(*std::min_element(b.begin(), b.end()) == -128);
     BOOST_TEST(*std::max_element(b.begin(), b.end()) == 126);
-    const auto wide = bsx::eval(g.integers<std::int64_t>(std::numeric_limits<std::int64_t>::min(),
-                                                         std::numeric_limits<std::int64_t>::max(), bsx::shape_t<1>{1000}));
+    const auto wide = bsx::eval(g.integers<std::int64_t>(
+        std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max(), bsx::shape_t<1>{1000}));
     const auto negative = std::count_if(wide.begin(), wide.end(), [](std::int64_t v) { return v < 0; });
     BOOST_TEST(std::abs(double(negative) - 500.0) < 100.0);
     const auto one = bsx::eval(g.integers<short>(9, 10, bsx::shape_t<1>{50}));
@@ -263,8 +264,11 @@ BOOST_AUTO_TEST_CASE(errors_name_the_fault_and_consume_no_stream) {
                                         "bsx: random::generator::integers: the interval [5, 5) is empty");
     expect_throw<std::invalid_argument>([&] { (void)g.permutation(-1); },
                                         "bsx: random::generator::permutation: n is negative (-1)");
-    expect_throw<std::invalid_argument>([&] { (void)g.uniform<double>(bsx::shape_t<2>{3, -1}); },
-                                        "random::generator::uniform");
+    expect_throw<std::invalid_argument>(
+        [&] {
+            (void)g.uniform<double>(bsx::shape_t<2>{3, -1});
+        },
+        "random::generator::uniform");
     BOOST_TEST(g.calls() == 0u);
     // The destination is untouched by a call that throws.
     bsx::array<double, 1> d(s, 8.0);

@@ -30,8 +30,7 @@ const double qnan = std::numeric_limits<double>::quiet_NaN();
 
 /// The running sums (products with `product`) of a row-major array of shape s along axis
 /// k, computed by a sequential loop in double.
-std::vector<double> running(const std::vector<double>& v, const std::vector<index_t>& s, std::size_t k,
-                            bool product) {
+std::vector<double> running(const std::vector<double>& v, const std::vector<index_t>& s, std::size_t k, bool product) {
     index_t outer = 1, inner = 1;
     for (std::size_t d = 0; d < k; ++d) outer *= s[d];
     for (std::size_t d = k + 1; d < s.size(); ++d) inner *= s[d];
@@ -106,14 +105,14 @@ BOOST_AUTO_TEST_CASE(scans_of_integers_and_bool_accumulate_in_int64) {
     expect_array(bsx::cumsum(b), {4}, std::vector<double>{1, 2, 2, 3});
     expect_array(bsx::cumprod(b, 0), {4}, std::vector<double>{1, 1, 0, 0});
     // int64 wraps, as NumPy's: 2^62 * 4 is 0.
-    const auto big = make_array<1, std::int64_t>(bsx::shape_t<1>{3},
-                                                 std::vector<std::int64_t>{std::int64_t(1) << 62, 4, 3});
+    const auto big =
+        make_array<1, std::int64_t>(bsx::shape_t<1>{3}, std::vector<std::int64_t>{std::int64_t(1) << 62, 4, 3});
     const auto p = bsx::cumprod(big, 0);
     BOOST_TEST(p(0) == std::int64_t(1) << 62);
     BOOST_TEST(p(1) == 0);
     BOOST_TEST(p(2) == 0);
-    const auto q = bsx::cumsum(make_array<1, std::int64_t>(bsx::shape_t<1>{2}, std::vector<std::int64_t>{
-                                                                                   std::numeric_limits<std::int64_t>::max(), 1}));
+    const auto q = bsx::cumsum(make_array<1, std::int64_t>(
+        bsx::shape_t<1>{2}, std::vector<std::int64_t>{std::numeric_limits<std::int64_t>::max(), 1}));
     BOOST_TEST(q(1) == std::numeric_limits<std::int64_t>::min());
     // float stays float.
     const auto f = make_array<1, float>(bsx::shape_t<1>{2}, std::vector<float>{0.5f, 0.25f});
@@ -154,7 +153,8 @@ BOOST_AUTO_TEST_CASE(large_scans_are_the_same_bits_at_any_thread_count) {
             else
                 x2 = make_array<2>(c.shape, v);
             const auto got = [&] {
-                if (c.shape.size() == 3) return contents(same_at_every_thread_count([&] { return bsx::cumsum(x3, c.axis); }));
+                if (c.shape.size() == 3)
+                    return contents(same_at_every_thread_count([&] { return bsx::cumsum(x3, c.axis); }));
                 return contents(same_at_every_thread_count([&] { return bsx::cumsum(x2, c.axis); }));
             }();
             // Blocks change the order of the additions, not the sums beyond rounding.
@@ -201,8 +201,8 @@ BOOST_AUTO_TEST_CASE(cumsum_error_is_no_worse_than_a_sequential_loop) {
                 worst_scan = std::max(worst_scan, double(std::abs(got(index_t(i)) - exact)));
                 worst_loop = std::max(worst_loop, double(std::abs(sequential - exact)));
             }
-            const double bound = (4096.0 + double(n) / 4096 + 1) * std::numeric_limits<double>::epsilon() / 2 *
-                                 double(magnitude);
+            const double bound =
+                (4096.0 + double(n) / 4096 + 1) * std::numeric_limits<double>::epsilon() / 2 * double(magnitude);
             BOOST_TEST_MESSAGE("largest error: blocked scan " << worst_scan << ", sequential loop " << worst_loop);
             BOOST_TEST(worst_scan <= 2 * worst_loop);
             BOOST_TEST(worst_scan <= bound);

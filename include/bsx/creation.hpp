@@ -204,7 +204,8 @@ auto linspace(detail::spacing_t<T> start, detail::spacing_t<T> stop, index_t num
 template <creation_element T>
 auto logspace(detail::spacing_t<T> start, detail::spacing_t<T> stop, index_t num, detail::spacing_t<T> base = 10) {
     return generated<detail::spaced<T, true>, 1>(
-        "logspace", shape_t<1>{num < 0 ? 0 : num}, detail::make_spaced<T, true>("logspace", start, stop, num, true, base));
+        "logspace", shape_t<1>{num < 0 ? 0 : num},
+        detail::make_spaced<T, true>("logspace", start, stop, num, true, base));
 }
 
 /// An n x m matrix of zeros with ones on diagonal k (k > 0 above the main one, k < 0

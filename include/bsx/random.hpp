@@ -28,7 +28,7 @@ constexpr std::array<std::uint32_t, 4> philox4x32(std::array<std::uint32_t, 4> c
                                                   std::array<std::uint32_t, 2> key) noexcept {
     constexpr std::uint64_t m0 = 0xD2511F53, m1 = 0xCD9E8D57;  // the round multipliers
     constexpr std::uint32_t w0 = 0x9E3779B9, w1 = 0xBB67AE85;  // the key schedule's Weyl increments
-#pragma GCC unroll 10  // unrolled, the rounds vectorize across elements
+#pragma GCC unroll 10                                          // unrolled, the rounds vectorize across elements
     for (int round = 0; round < 10; ++round) {
         if (round > 0) {
             key[0] += w0;
@@ -138,8 +138,8 @@ public:
     template <std::floating_point T, std::size_t N>
     auto uniform(const shape_t<N>& shape, T lo = T(0), T hi = T(1)) {
         if (!(lo < hi) || !std::isfinite(hi - lo))
-            detail::throw_random_argument("uniform", "the interval [" + std::to_string(lo) + ", " +
-                                                         std::to_string(hi) + ") is empty or not finite");
+            detail::throw_random_argument("uniform", "the interval [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                                                         ") is empty or not finite");
         const detail::stream s = next("random::generator::uniform", shape);
         return generated<detail::uniform_values<T>, N>("random::generator::uniform", shape,
                                                        {s, lo, hi - lo, hi, std::nextafter(hi, lo)});
@@ -162,8 +162,8 @@ public:
         requires(!std::same_as<T, bool>)
     auto integers(T lo, T hi, const shape_t<N>& shape) {
         if (!(lo < hi))
-            detail::throw_random_argument("integers", "the interval [" + std::to_string(lo) + ", " +
-                                                          std::to_string(hi) + ") is empty");
+            detail::throw_random_argument(
+                "integers", "the interval [" + std::to_string(lo) + ", " + std::to_string(hi) + ") is empty");
         const detail::stream s = next("random::generator::integers", shape);
         return generated<detail::integer_values<T>, N>("random::generator::integers", shape,
                                                        {s, std::uint64_t(lo), std::uint64_t(hi) - std::uint64_t(lo)});

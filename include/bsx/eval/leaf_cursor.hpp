@@ -27,8 +27,7 @@ template <std::size_t D>
 struct leaf_cursor {
     /// Writes the values at positions first, first + step, ... (len of them) of the
     /// generated leaf `source` to `out`.
-    using generate_fn = void (*)(const void* source, index_t first, index_t step, index_t len,
-                                 std::byte* out) noexcept;
+    using generate_fn = void (*)(const void* source, index_t first, index_t step, index_t len, std::byte* out) noexcept;
 
     const std::byte* base = nullptr;
     operand_steps<D> steps;  // destination-space strides in elements, coalesced in place
