@@ -7,6 +7,9 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <memory>
+#include <type_traits>
+#include <utility>
 
 #include "../config.hpp"
 #include "../shape/shape.hpp"
@@ -29,12 +32,18 @@ std::array<std::size_t, N> kept_then_reduced(const std::array<std::size_t, K>& a
     return order;
 }
 
-/// Reduces `e` over `axes` (K >= 2 of them, sorted and distinct) into `out`, one value per
-/// output in row-major order of the kept axes.
-template <class Op, class E, std::size_t K>
-void reduce_axes_expression(const E& e, const std::array<std::size_t, K>& axes, reduced_t<Op, E>* out) {
+/// `e` evaluated into a new buffer laid out with `axes` (sorted, distinct) last, and that
+/// buffer's shape with those axes merged into one: (kept extents..., their product).
+template <class E, std::size_t K>
+struct axes_last {
+    using value_type = std::remove_cv_t<value_type_t<E>>;
+    std::shared_ptr<value_type[]> owner;
+    value_type* first;
+    shape_t<rank_v<E> - K + 1> shape;
+};
+template <class E, std::size_t K>
+axes_last<E, K> evaluate_with_axes_last(const E& e, const std::array<std::size_t, K>& axes) {
     constexpr std::size_t N = rank_v<E>, M = N - K + 1;
-    using V = value_type_t<E>;
     const auto shape = e.shape();
     const auto order = kept_then_reduced<N>(axes);
     shape_t<N> strides{};  // where element i of e lies in the buffer
@@ -51,9 +60,20 @@ void reduce_axes_expression(const E& e, const std::array<std::size_t, K>& axes, 
             merged[M - 1] *= shape[order[p]];
     }
     const auto total = shape_size(shape);
-    auto [owner, first] = make_line_aligned_buffer<V>(std::size_t(total));
+    auto [owner, first] = make_line_aligned_buffer<typename axes_last<E, K>::value_type>(std::size_t(total));
     if (total != 0) assign_broadcast(first, shape, strides, e);
-    reduce_expression<Op>(strided_view<const V, M>(first, merged, contiguous_strides(merged)), M - 1, out, false);
+    return {std::move(owner), first, merged};
+}
+
+/// Reduces `e` over `axes` (K >= 2 of them, sorted and distinct) into `out`, one value per
+/// output in row-major order of the kept axes.
+template <class Op, class E, std::size_t K>
+void reduce_axes_expression(const E& e, const std::array<std::size_t, K>& axes, reduced_t<Op, E>* out) {
+    constexpr std::size_t M = rank_v<E> - K + 1;
+    using V = value_type_t<E>;
+    const auto laid = evaluate_with_axes_last(e, axes);
+    reduce_expression<Op>(strided_view<const V, M>(laid.first, laid.shape, contiguous_strides(laid.shape)), M - 1, out,
+                          false);
 }
 
 /// One output of that reduction, at the kept indices of `at`: the elements of its slice,

@@ -80,10 +80,12 @@ public:
             else if constexpr (KeepDims)
                 ++from;
         }
-        if constexpr (K == 1)
-            return detail::reduce_element<Op>(operand(), axes_[0], at);
-        else
+        if constexpr (K > 1)
             return detail::reduce_axes_element<Op>(operand(), axes_, at);
+        else if constexpr (detail::finds_index<Op>)
+            return detail::index_of_element<Op>(operand(), axes_[0], at);
+        else
+            return detail::reduce_element<Op>(operand(), axes_[0], at);
     }
 
 private:
@@ -118,8 +120,8 @@ void check_not_resized(const E& e) {
 /// Evaluates reduce_node e into `out` (see reduce_expression; `direct`: out is the
 /// assignment's own destination).
 template <class Op, class Held, bool KeepDims, std::size_t K>
-void reduce_node_into(const reduce_node<Op, Held, KeepDims, K>& e, value_type_t<reduce_node<Op, Held, KeepDims, K>>* out,
-                      bool direct) {
+void reduce_node_into(const reduce_node<Op, Held, KeepDims, K>& e,
+                      value_type_t<reduce_node<Op, Held, KeepDims, K>>* out, bool direct) {
     check_not_resized(e);
     if constexpr (K > 1) {
         static_assert(!custom_reduction<Op, unwrapped_t<Held>>,
