@@ -22,17 +22,46 @@ namespace bsx::detail {
 template <class Op>
 concept finds_index = requires { Op::finds_index; };
 
+/// The first index of Op's extreme among the m elements at p, its value into `best`: the
+/// extreme's value first, in lanes that vectorize, then the first element equal to it (the
+/// first NaN, where a NaN wins). An all-NaN line of a nan* form leaves NaN in `best`.
+template <class Op, class V>
+index_t first_extreme_of_line(const V* p, index_t m, V* best) noexcept {
+    constexpr index_t lanes = 8;
+    V lane[lanes];
+    std::fill_n(lane, lanes, p[0]);
+    index_t j = 0;
+    for (; j + lanes <= m; j += lanes) {
+        BSX_SIMD_LOOP
+        for (index_t l = 0; l < lanes; ++l) lane[l] = Op::better(p[j + l], lane[l]) ? p[j + l] : lane[l];
+    }
+    V e = p[0];
+    for (const V v : lane) e = Op::better(v, e) ? v : e;
+    for (; j < m; ++j) e = Op::better(p[j], e) ? p[j] : e;
+    *best = e;
+    const bool nan = e != e;  // a NaN won, or (nan* forms) no element is a number
+    if (nan && Op::skips_nan) return 0;
+    for (j = 0; nan ? p[j] == p[j] : p[j] != e;) ++j;
+    return j;
+}
+
 /// `width` side-by-side lines of m elements (line i's element j at p[j * width + i]):
 /// each line's first index of Op's extreme into at[i], its value into best[i].
 template <class Op, class V>
 void first_extremes(const V* p, index_t m, index_t width, V* best, index_t* at) noexcept {
+    if (width == 1) {
+        *at = first_extreme_of_line<Op>(p, m, best);
+        return;
+    }
     std::copy_n(p, width, best);
     std::fill_n(at, width, index_t(0));
     for (index_t j = 1; j < m; ++j) {
         const V* row = p + j * width;
+        BSX_SIMD_LOOP
         for (index_t i = 0; i < width; ++i) {
-            const bool replace = Op::better(row[i], best[i]);
-            best[i] = replace ? row[i] : best[i];
+            const V v = row[i], b = best[i];
+            const bool replace = Op::better(v, b);
+            best[i] = replace ? v : b;
             at[i] = replace ? j : at[i];
         }
     }

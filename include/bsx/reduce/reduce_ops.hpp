@@ -215,14 +215,15 @@ struct first_index_of_extreme : returns_accumulator {
     static constexpr A identity() noexcept {
         return A(0);
     }
-    /// Whether `v` replaces `best`, met earlier: only a strictly better value does.
+    /// Whether `v` replaces `best`, met earlier: only a strictly better value does. Written
+    /// with & and |, not && and ||: no branch, so the loops that call it vectorize.
     template <class T>
     static constexpr bool better(T v, T best) noexcept {
         const bool beyond = Max ? v > best : v < best;
         if constexpr (SkipsNan)
-            return v == v && (best != best || beyond);
+            return (v == v) & ((best != best) | beyond);
         else
-            return best == best && (v != v || beyond);
+            return (best == best) & ((v != v) | beyond);
     }
 };
 }  // namespace detail
