@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "../detail/refusals.hpp"
 #include "../expr/operand.hpp"
 #include "../eval/evaluator.hpp"
 #include "../eval/reduce.hpp"
@@ -124,11 +125,13 @@ void reduce_node_into(const reduce_node<Op, Held, KeepDims, K>& e,
                       value_type_t<reduce_node<Op, Held, KeepDims, K>>* out, bool direct) {
     check_not_resized(e);
     if constexpr (K > 1) {
-        static_assert(!custom_reduction<Op, unwrapped_t<Held>>,
-                      "bsx: expressions over distributed arrays reduce along one axis at a time");
-        reduce_axes_expression<Op>(e.operand(), e.reduced_axes(), out);
+        constexpr bool distributed = custom_reduction<Op, unwrapped_t<Held>>;
+        static_assert(!distributed, BSX_REFUSAL_DISTRIBUTED_AXES(message));
+        if constexpr (!distributed) reduce_axes_expression<Op>(e.operand(), e.reduced_axes(), out);
     } else if constexpr (custom_reduction<Op, unwrapped_t<Held>>) {
-        bsx_reduce(Op{}, e.operand(), e.reduced_axis(), out, direct);
+        // The scan of eval/reduce_index.hpp reads every element in this process.
+        static_assert(!finds_index<Op>, BSX_REFUSAL_DISTRIBUTED_INDEX_REDUCTION(message));
+        if constexpr (!finds_index<Op>) bsx_reduce(Op{}, e.operand(), e.reduced_axis(), out, direct);
     } else {
         reduce_expression<Op>(e.operand(), e.reduced_axis(), out, direct);
     }

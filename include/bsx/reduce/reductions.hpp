@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "../detail/refusals.hpp"
 #include "../expr/operand.hpp"
 #include "../eval/reduce.hpp"
 #include "../expr/expression.hpp"
@@ -107,10 +108,13 @@ struct axis_reduction {
                 throw std::invalid_argument("bsx: " + std::string(Op::name) + ": an expression of shape " +
                                             format_shape(x.shape()) + " has no elements to reduce");
         reduced_t<Op, X> result{};
-        if constexpr (custom_reduction<Op, X>)
-            bsx_reduce(Op{}, x, rank_v<X>, &result, false);
-        else
+        if constexpr (custom_reduction<Op, X>) {
+            // The scan of eval/reduce_index.hpp reads every element in this process.
+            static_assert(!finds_index<Op>, BSX_REFUSAL_DISTRIBUTED_INDEX_REDUCTION(message));
+            if constexpr (!finds_index<Op>) bsx_reduce(Op{}, x, rank_v<X>, &result, false);
+        } else {
             reduce_expression<Op>(x, rank_v<X>, &result, false);
+        }
         return result;
     }
     /// A lazy reduction along axis a (rank N-1).
@@ -172,8 +176,7 @@ struct reduction_function : axis_reduction<Op> {
         requires(!(expression<X> && reduction_arguments<std::remove_cvref_t<Rest>...>))
     int operator()(X&&, Rest&&...) const {
         static_assert(reduction_arguments<X, Rest...> && !reduction_arguments<X, Rest...>,
-                      "bsx: a reduction takes (x), (x, axis) or (x, axis, bsx::keepdims), where x is an expression "
-                      "and axis an integer, bsx::axis(k) or bsx::axes(i, j, ...)");
+                      BSX_REFUSAL_REDUCTION_ARGUMENTS(message));
         return 0;
     }
 };
