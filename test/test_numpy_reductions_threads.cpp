@@ -449,6 +449,9 @@ BOOST_AUTO_TEST_CASE(statistics_types_ddof_and_all_nan_slices) {
     static_assert(std::is_same_v<decltype(bsx::var(f)), float>);
     static_assert(std::is_same_v<bsx::value_type_t<decltype(bsx::nanmean(f, 0))>, float>);
     BOOST_TEST(bsx::var(i) == 1.25);
+    // A ddof far below 0 divides by n - ddof without overflow (in floating point).
+    const index_t low = std::numeric_limits<index_t>::min();
+    BOOST_TEST(bsx::var(i, bsx::ddof(low)) == 5.0 / (4.0 - double(low)));
     BOOST_TEST(bsx::var(f, bsx::ddof(1)) == 5.0f / 3.0f);
     BOOST_TEST(bsx::std(i + 0, 0, bsx::keepdims)(0) == std::sqrt(1.25));
     // n <= ddof divides by 0, as NumPy: inf, or NaN for no spread.

@@ -5,7 +5,6 @@
 // axis and the same bits at any thread count.
 #pragma once
 
-#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -85,7 +84,8 @@ struct variance_function {
 private:
     template <class R>
     static R divisor(index_t n, ddof_t d) noexcept {
-        return R(std::max<index_t>(n - d.value, 0));  // n <= ddof: 0, so inf or NaN (as NumPy)
+        // n <= ddof: 0, so inf or NaN (as NumPy); in R, so no ddof can overflow
+        return d.value >= n ? R(0) : R(n) - R(d.value);
     }
     /// sum((x - mean(x, a, keepdims))^2, a) / (n - ddof), keepdims or not as `total` sums.
     template <class X, class A, class Total>
