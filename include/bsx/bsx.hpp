@@ -22,9 +22,12 @@
 #include "expr/unary_node.hpp"
 #include "expr/with_rules.hpp"
 
+#include "reduce/index_reductions.hpp"
+#include "reduce/quantile.hpp"
 #include "reduce/reduce_node.hpp"
 #include "reduce/reduce_ops.hpp"
 #include "reduce/reductions.hpp"
+#include "reduce/statistics.hpp"
 
 #include "eval/compound_assignment.hpp"
 

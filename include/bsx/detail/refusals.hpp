@@ -54,4 +54,9 @@
 
 // Node kinds (expr/node.hpp).
 #define BSX_REFUSAL_NODE_PROTOCOL(AS) BSX_REFUSAL_AS_##AS("bsx: a node kind declares value_type, rank, rules_tag, static_extents, shape(), element(index) and children() (the node protocol, expr/node.hpp)")
+
+// Reductions (reduce/).
+#define BSX_REFUSAL_REDUCTION_ARGUMENTS(AS) BSX_REFUSAL_AS_##AS("bsx: a reduction takes (x), (x, axis) or (x, axis, bsx::keepdims), where x is an expression and axis an integer, bsx::axis(k) or bsx::axes(i, j, ...)")
+#define BSX_REFUSAL_DISTRIBUTED_INDEX_REDUCTION(AS) BSX_REFUSAL_AS_##AS("bsx: argmin, argmax, nanargmin and nanargmax do not take expressions over distributed arrays")
+#define BSX_REFUSAL_DISTRIBUTED_AXES(AS) BSX_REFUSAL_AS_##AS("bsx: expressions over distributed arrays reduce along one axis at a time")
 // clang-format on

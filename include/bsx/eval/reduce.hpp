@@ -15,6 +15,7 @@
 #include "alias.hpp"
 #include "evaluator.hpp"
 #include "loop.hpp"
+#include "reduce_index.hpp"
 #include "reduce_inner.hpp"
 #include "reduce_outer.hpp"
 #include "reduce_tree.hpp"
@@ -179,7 +180,7 @@ reduction_plan<rank_v<E>> plan_reduction_of(const E& e, std::size_t axis) {
 /// destination (contiguous, of the result's shape), so operands that overlap it are read
 /// from copies; otherwise out is a private buffer.
 template <class Op, class E>
-void reduce_expression(const E& e, std::size_t axis, reduced_t<Op, E>* out, bool direct) {
+void reduce_by_tree(const E& e, std::size_t axis, reduced_t<Op, E>* out, bool direct) {
     constexpr std::size_t N = rank_v<E>;
     using A = reduced_t<Op, E>;
     using Tree = tree_op_t<Op>;
@@ -211,6 +212,17 @@ void reduce_expression(const E& e, std::size_t axis, reduced_t<Op, E>* out, bool
                                        bound.plan.chunk, out);
         if constexpr (!std::is_same_v<Tree, Op>)
             for (index_t r = 0; r < outputs; ++r) out[r] = Op::finish(out[r], m);
+    }
+}
+
+/// What reduce_by_tree does, for every reduction: the index reductions (argmin, argmax and
+/// their nan* forms) scan instead of following the tree.
+template <class Op, class E>
+void reduce_expression(const E& e, std::size_t axis, reduced_t<Op, E>* out, bool direct) {
+    if constexpr (finds_index<Op>) {
+        if (shape_size(e.shape()) != 0) reduce_indices<Op>(e, axis, out);
+    } else {
+        reduce_by_tree<Op>(e, axis, out, direct);
     }
 }
 

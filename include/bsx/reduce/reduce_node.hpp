@@ -1,8 +1,10 @@
-// bsx/reduce/reduce_node.hpp: a lazy reduction along one axis, `sum(x, axis(1))`. Its
-// shape drops the axis (or keeps it with extent 1). Used inside a larger expression it
-// is computed once, into a buffer the size of its result, before the outer loop runs.
+// bsx/reduce/reduce_node.hpp: a lazy reduction along one axis, `sum(x, axis(1))`, or
+// several, `sum(x, axes(0, 2))`. Its shape drops the axes (or keeps them with extent 1).
+// Used inside a larger expression it is computed once, into a buffer the size of its
+// result, before the outer loop runs.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <span>
@@ -11,9 +13,11 @@
 #include <type_traits>
 #include <utility>
 
+#include "../detail/refusals.hpp"
 #include "../expr/operand.hpp"
 #include "../eval/evaluator.hpp"
 #include "../eval/reduce.hpp"
+#include "../eval/reduce_axes.hpp"
 #include "../expr/expression.hpp"
 #include "../expr/static_extents.hpp"
 #include "../expr/unary_node.hpp"
@@ -22,24 +26,30 @@
 
 namespace bsx {
 
-template <class Op, class Held, bool KeepDims>
-class reduce_node : public unary_node<reduce_node<Op, Held, KeepDims>, Held> {
-    using base = unary_node<reduce_node<Op, Held, KeepDims>, Held>;
+/// K: how many axes it reduces (sorted and distinct).
+template <class Op, class Held, bool KeepDims, std::size_t K = 1>
+class reduce_node : public unary_node<reduce_node<Op, Held, KeepDims, K>, Held> {
+    using base = unary_node<reduce_node<Op, Held, KeepDims, K>, Held>;
     using typename base::operand_type;
     static constexpr std::size_t N = rank_v<operand_type>;
     using accumulator = typename Op::template accumulator<value_type_t<operand_type>>;
+    static_assert(K >= 1 && K <= N);
 
 public:
     using base::operand;
     using rules_tag = detail::rules_tag_t<operand_type>;
     using reduction = Op;
     using value_type = decltype(Op::finish(accumulator{}, index_t{}));
-    static constexpr std::size_t rank = KeepDims ? N : N - 1;
-    /// The reduced axis is a run-time value, so no extent is known at compile time.
+    static constexpr std::size_t rank = KeepDims ? N : N - K;
+    /// The reduced axes are run-time values, so no extent is known at compile time.
     static constexpr shape_t<rank> static_extents = detail::dynamic_shape<rank>();
 
-    /// Precondition (checked by the reduction functions): axis < N.
-    reduce_node(Held held, std::size_t axis) : base(std::move(held)), axis_(axis), shape_(reduced_shape()) {}
+    /// Precondition (checked by the reduction functions): axes sorted, distinct, < N.
+    reduce_node(Held held, const std::array<std::size_t, K>& axes)
+        : base(std::move(held)), axes_(axes), shape_(reduced_shape()) {}
+    reduce_node(Held held, std::size_t axis)
+        requires(K == 1)
+        : reduce_node(std::move(held), std::array<std::size_t, 1>{axis}) {}
 
     /// The shape the operand reduces to now. Differs from shape() only if an array the
     /// node refers to was resized after the node was built.
@@ -47,7 +57,7 @@ public:
         const auto s = operand().shape();
         shape_t<rank> out{};
         for (std::size_t d = 0, to = 0; d < N; ++d) {
-            if (d != axis_)
+            if (!is_reduced(d))
                 out[to++] = s[d];
             else if constexpr (KeepDims)
                 out[to++] = 1;
@@ -55,22 +65,37 @@ public:
         return out;
     }
 
-    std::size_t reduced_axis() const noexcept { return axis_; }
+    std::size_t reduced_axis() const noexcept
+        requires(K == 1)
+    {
+        return axes_[0];
+    }
+    const std::array<std::size_t, K>& reduced_axes() const noexcept { return axes_; }
     const shape_t<rank>& shape() const noexcept { return shape_; }
 
     value_type element(const shape_t<rank>& idx) const {
         shape_t<N> at{};
         for (std::size_t d = 0, from = 0; d < N; ++d) {
-            if (d != axis_)
+            if (!is_reduced(d))
                 at[d] = idx[from++];
             else if constexpr (KeepDims)
                 ++from;
         }
-        return detail::reduce_element<Op>(operand(), axis_, at);
+        if constexpr (K > 1)
+            return detail::reduce_axes_element<Op>(operand(), axes_, at);
+        else if constexpr (detail::finds_index<Op>)
+            return detail::index_of_element<Op>(operand(), axes_[0], at);
+        else
+            return detail::reduce_element<Op>(operand(), axes_[0], at);
     }
 
 private:
-    std::size_t axis_;
+    bool is_reduced(std::size_t d) const noexcept {
+        for (const std::size_t a : axes_)
+            if (a == d) return true;
+        return false;
+    }
+    std::array<std::size_t, K> axes_;
     shape_t<rank> shape_;
 };
 
@@ -93,20 +118,35 @@ void check_not_resized(const E& e) {
         throw_resized_reduction(E::reduction::name, now, e.shape());
 }
 
+/// Evaluates reduce_node e into `out` (see reduce_expression; `direct`: out is the
+/// assignment's own destination).
+template <class Op, class Held, bool KeepDims, std::size_t K>
+void reduce_node_into(const reduce_node<Op, Held, KeepDims, K>& e,
+                      value_type_t<reduce_node<Op, Held, KeepDims, K>>* out, bool direct) {
+    check_not_resized(e);
+    if constexpr (K > 1) {
+        constexpr bool distributed = custom_reduction<Op, unwrapped_t<Held>>;
+        static_assert(!distributed, BSX_REFUSAL_DISTRIBUTED_AXES(message));
+        if constexpr (!distributed) reduce_axes_expression<Op>(e.operand(), e.reduced_axes(), out);
+    } else if constexpr (custom_reduction<Op, unwrapped_t<Held>>) {
+        // The scan of eval/reduce_index.hpp reads every element in this process.
+        static_assert(!finds_index<Op>, BSX_REFUSAL_DISTRIBUTED_INDEX_REDUCTION(message));
+        if constexpr (!finds_index<Op>) bsx_reduce(Op{}, e.operand(), e.reduced_axis(), out, direct);
+    } else {
+        reduce_expression<Op>(e.operand(), e.reduced_axis(), out, direct);
+    }
+}
+
 /// A reduction inside a larger expression: computed once, now, into a buffer the size of
 /// its result, which the outer loop then reads like any memory operand.
-template <class Op, class Held, bool KeepDims>
-struct binder<reduce_node<Op, Held, KeepDims>> : binder_defaults {
+template <class Op, class Held, bool KeepDims, std::size_t K>
+struct binder<reduce_node<Op, Held, KeepDims, K>> : binder_defaults {
     template <class E, class T, std::size_t D>
     static auto bind(const E& e, const index_map<rank_v<E>, D>& map, const destination<T, D>&) {
         using V = value_type_t<E>;
-        check_not_resized(e);
         auto [result, first] = make_line_aligned_buffer<V>(std::size_t(e.size()));
         static_assert(std::is_same_v<V, reduced_t<Op, decltype(e.operand())>>);
-        if constexpr (custom_reduction<Op, unwrapped_t<Held>>)
-            bsx_reduce(Op{}, e.operand(), e.reduced_axis(), first, false);
-        else
-            reduce_expression<Op>(e.operand(), e.reduced_axis(), first, false);
+        reduce_node_into(e, first, false);
         const auto strides = contiguous_strides(e.shape());
         leaf_evaluator<V, D> ev;
         ev.read(first + offset_through(strides, map), strides_through(strides, map));
@@ -126,13 +166,7 @@ struct binder<reduce_node<Op, Held, KeepDims>> : binder_defaults {
     }
     template <class E, class T, std::size_t D>
     static void write_into(const E& e, T* data, const shape_t<D>&, const shape_t<D>&) {
-        if constexpr (rank_v<E> == D && std::is_same_v<value_type_t<E>, T>) {
-            check_not_resized(e);
-            if constexpr (custom_reduction<Op, unwrapped_t<Held>>)
-                bsx_reduce(Op{}, e.operand(), e.reduced_axis(), data, true);
-            else
-                reduce_expression<Op>(e.operand(), e.reduced_axis(), data, true);
-        }
+        if constexpr (rank_v<E> == D && std::is_same_v<value_type_t<E>, T>) reduce_node_into(e, data, true);
     }
 };
 

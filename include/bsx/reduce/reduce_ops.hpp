@@ -43,6 +43,15 @@ struct returns_accumulator {
     }
 };
 
+/// What min, max, nanmin and nanmax share: the element type accumulates, an empty extent
+/// has no result, and the combine returns one of its operands.
+struct selects_extreme : returns_accumulator {
+    static constexpr bool needs_elements = true;
+    static constexpr bool selects_an_operand = true;
+    template <class T>
+    using accumulator = T;
+};
+
 }  // namespace detail
 
 struct sum_reduction : detail::returns_accumulator {
@@ -97,12 +106,8 @@ struct mean_reduction : detail::returns_accumulator {
 /// NaN-propagating, like NumPy's min/max; an empty extent has no result. The combine
 /// returns one of its operands, so any grouping gives the same value (up to which of two
 /// NaNs, or of -0 and +0, it picks).
-struct min_reduction : detail::returns_accumulator {
+struct min_reduction : detail::selects_extreme {
     static constexpr std::string_view name = "min";
-    static constexpr bool needs_elements = true;
-    static constexpr bool selects_an_operand = true;
-    template <class T>
-    using accumulator = T;
     template <class A>
     static constexpr A identity() noexcept {
         if constexpr (std::numeric_limits<A>::has_infinity)
@@ -116,12 +121,8 @@ struct min_reduction : detail::returns_accumulator {
     }
 };
 
-struct max_reduction : detail::returns_accumulator {
+struct max_reduction : detail::selects_extreme {
     static constexpr std::string_view name = "max";
-    static constexpr bool needs_elements = true;
-    static constexpr bool selects_an_operand = true;
-    template <class T>
-    using accumulator = T;
     template <class A>
     static constexpr A identity() noexcept {
         if constexpr (std::numeric_limits<A>::has_infinity)
@@ -132,6 +133,38 @@ struct max_reduction : detail::returns_accumulator {
     template <class A>
     static constexpr A combine(A x, A y) noexcept {
         return maximum::combine(x, y);
+    }
+};
+
+/// nanmin and nanmax: NaNs ignored. The identity is NaN, so an all-NaN slice gives NaN (as
+/// NumPy, which warns); the combine returns one of its operands, as min's does.
+struct nanmin_reduction : detail::selects_extreme {
+    static constexpr std::string_view name = "nanmin";
+    template <class A>
+    static constexpr A identity() noexcept {
+        if constexpr (std::numeric_limits<A>::has_quiet_NaN)
+            return std::numeric_limits<A>::quiet_NaN();
+        else
+            return std::numeric_limits<A>::max();
+    }
+    template <class A>
+    static constexpr A combine(A x, A y) noexcept {
+        return x != x ? y : (y < x ? y : x);  // y when x is NaN, x when y is
+    }
+};
+
+struct nanmax_reduction : detail::selects_extreme {
+    static constexpr std::string_view name = "nanmax";
+    template <class A>
+    static constexpr A identity() noexcept {
+        if constexpr (std::numeric_limits<A>::has_quiet_NaN)
+            return std::numeric_limits<A>::quiet_NaN();
+        else
+            return std::numeric_limits<A>::lowest();
+    }
+    template <class A>
+    static constexpr A combine(A x, A y) noexcept {
+        return x != x ? y : (y > x ? y : x);
     }
 };
 
@@ -164,6 +197,48 @@ struct any_reduction : detail::returns_accumulator {
     static constexpr A combine(A x, A y) noexcept {
         return x | y;
     }
+};
+
+/// argmin, argmax and their nan* forms: the first index of the extreme among the reduced
+/// elements (in row-major order), which no grouping of the elements can change. A NaN
+/// counts as the extreme and the first one wins, as in NumPy; `SkipsNan` ignores NaNs (an
+/// all-NaN slice has no index). Evaluated by eval/reduce_index.hpp, not the sum tree.
+namespace detail {
+template <bool Max, bool SkipsNan>
+struct first_index_of_extreme : returns_accumulator {
+    static constexpr bool needs_elements = true;
+    static constexpr bool finds_index = true;
+    static constexpr bool skips_nan = SkipsNan;
+    template <class T>
+    using accumulator = index_t;
+    template <class A>
+    static constexpr A identity() noexcept {
+        return A(0);
+    }
+    /// Whether `v` replaces `best`, met earlier: only a strictly better value does. Written
+    /// with & and |, not && and ||: no branch, so the loops that call it vectorize.
+    template <class T>
+    static constexpr bool better(T v, T best) noexcept {
+        const bool beyond = Max ? v > best : v < best;
+        if constexpr (SkipsNan)
+            return (v == v) & ((best != best) | beyond);
+        else
+            return (best == best) & ((v != v) | beyond);
+    }
+};
+}  // namespace detail
+
+struct argmin_reduction : detail::first_index_of_extreme<false, false> {
+    static constexpr std::string_view name = "argmin";
+};
+struct argmax_reduction : detail::first_index_of_extreme<true, false> {
+    static constexpr std::string_view name = "argmax";
+};
+struct nanargmin_reduction : detail::first_index_of_extreme<false, true> {
+    static constexpr std::string_view name = "nanargmin";
+};
+struct nanargmax_reduction : detail::first_index_of_extreme<true, true> {
+    static constexpr std::string_view name = "nanargmax";
 };
 
 }  // namespace bsx::ops

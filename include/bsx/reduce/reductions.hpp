@@ -1,14 +1,21 @@
 // bsx/reduce/reductions.hpp: sum, prod, mean, min, max, all, any. `sum(x)` reduces the
-// whole expression and returns the scalar; `sum(x, axis(k))` is a lazy expression of
-// rank N-1, and `sum(x, axis(k), keepdims)` keeps the axis with extent 1. Negative axes
-// count from the end, as in NumPy.
+// whole expression and returns the scalar; `sum(x, k)` or `sum(x, axis(k))` is a lazy
+// expression of rank N-1, `sum(x, axes(0, 2))` reduces several axes, and keepdims after
+// the axis keeps them with extent 1. Negative axes count from the end, as in NumPy.
 #pragma once
 
+#include <algorithm>
+#include <array>
+#include <concepts>
 #include <cstddef>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <utility>
 
+#include "../detail/refusals.hpp"
 #include "../expr/operand.hpp"
 #include "../eval/reduce.hpp"
 #include "../expr/expression.hpp"
@@ -25,14 +32,74 @@ struct axis_t {
 };
 constexpr axis_t axis(index_t k) noexcept { return {k}; }
 
+/// Several axes reduced at once: `bsx::axes(0, 2)`, in any order, each once.
+template <std::size_t K>
+struct axes_t {
+    std::array<index_t, K> values;
+};
+template <std::integral... I>
+    requires(sizeof...(I) >= 1)
+constexpr axes_t<sizeof...(I)> axes(I... k) noexcept {
+    return {{index_t(k)...}};
+}
+
 /// Keep the reduced axis, with extent 1, so the result broadcasts against the operand.
 struct keepdims_t {};
 inline constexpr keepdims_t keepdims{};
 
 namespace detail {
 
+/// An integer that names an axis (not a bool).
+template <class I>
+concept axis_integer = std::integral<I> && !std::same_as<I, bool>;
+
+template <class A>
+struct is_axes : std::false_type {};
+template <std::size_t K>
+struct is_axes<axes_t<K>> : std::true_type {};
+
+/// What may follow the operand of a reduction: an axis (an integer, axis(k), axes(...)),
+/// optionally then keepdims.
+template <class... Rest>
+inline constexpr bool reduction_arguments = sizeof...(Rest) == 0;
+template <class A, class... Rest>
+inline constexpr bool reduction_arguments<A, Rest...> =
+    (axis_integer<A> || std::same_as<A, axis_t> || is_axes<A>::value) &&
+    (sizeof...(Rest) == 0 || (sizeof...(Rest) == 1 && (std::same_as<Rest, keepdims_t> && ...)));
+
+/// The error of an axis outside [-N, N), one function for every reduction.
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_axis_out_of_range(std::string_view reduction, index_t axis,
+                                                                           std::span<const index_t> shape) {
+    const auto n = index_t(shape.size());
+    throw std::out_of_range("bsx: " + std::string(reduction) + ": axis " + std::to_string(axis) +
+                            " is out of range for an operand of rank " + std::to_string(n) + " and shape " +
+                            format_shape(shape) + " (axes -" + std::to_string(n) + " to " + std::to_string(n - 1) +
+                            ")");
+}
+
+/// `axes` as sorted operand axes: each in [-N, N) (negative counts from the end), none twice.
+template <std::size_t N, std::size_t K>
+std::array<std::size_t, K> normalized_axes(std::string_view reduction, const std::array<index_t, K>& axes,
+                                           const shape_t<N>& shape) {
+    constexpr auto n = index_t(N);
+    std::array<std::size_t, K> out{};
+    for (std::size_t i = 0; i < K; ++i) {
+        if (axes[i] < -n || axes[i] >= n) throw_axis_out_of_range(reduction, axes[i], shape);
+        out[i] = std::size_t(axes[i] < 0 ? axes[i] + n : axes[i]);
+        for (std::size_t j = 0; j < i; ++j)
+            if (out[j] == out[i])
+                throw std::invalid_argument("bsx: " + std::string(reduction) + ": axis " + std::to_string(axes[i]) +
+                                            " is given twice (as " + std::to_string(axes[j]) +
+                                            ") for an operand of rank " + std::to_string(n));
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+/// The reductions of Op taking bsx::axis(k) and bsx::axes(...) (min and max, whose
+/// f(x, number) is element-wise, take no plain integer).
 template <class Op>
-struct reduction_function {
+struct axis_reduction {
     /// The whole expression reduced to one value.
     template <expression X>
     auto operator()(const X& x) const {
@@ -41,52 +108,86 @@ struct reduction_function {
                 throw std::invalid_argument("bsx: " + std::string(Op::name) + ": an expression of shape " +
                                             format_shape(x.shape()) + " has no elements to reduce");
         reduced_t<Op, X> result{};
-        if constexpr (custom_reduction<Op, X>)
-            bsx_reduce(Op{}, x, rank_v<X>, &result, false);
-        else
+        if constexpr (custom_reduction<Op, X>) {
+            // The scan of eval/reduce_index.hpp reads every element in this process.
+            static_assert(!finds_index<Op>, BSX_REFUSAL_DISTRIBUTED_INDEX_REDUCTION(message));
+            if constexpr (!finds_index<Op>) bsx_reduce(Op{}, x, rank_v<X>, &result, false);
+        } else {
             reduce_expression<Op>(x, rank_v<X>, &result, false);
+        }
         return result;
     }
     /// A lazy reduction along axis a (rank N-1).
     template <expression X>
     auto operator()(X&& x, axis_t a) const {
-        return make<false>(std::forward<X>(x), a);
+        return make<false>(std::forward<X>(x), std::array<index_t, 1>{a.value});
     }
     /// The same, keeping the axis with extent 1 (rank N).
     template <expression X>
     auto operator()(X&& x, axis_t a, keepdims_t) const {
-        return make<true>(std::forward<X>(x), a);
+        return make<true>(std::forward<X>(x), std::array<index_t, 1>{a.value});
+    }
+    /// A lazy reduction over K axes at once (rank N-K).
+    template <expression X, std::size_t K>
+    auto operator()(X&& x, axes_t<K> a) const {
+        return make<false>(std::forward<X>(x), a.values);
+    }
+    template <expression X, std::size_t K>
+    auto operator()(X&& x, axes_t<K> a, keepdims_t) const {
+        return make<true>(std::forward<X>(x), a.values);
     }
 
 private:
-    template <bool KeepDims, class X>
-    static auto make(X&& x, axis_t a) {
-        constexpr index_t N = index_t(rank_v<X>);
+    template <bool KeepDims, class X, std::size_t K>
+    static auto make(X&& x, const std::array<index_t, K>& a) {
+        constexpr std::size_t N = rank_v<X>;
         static_assert(N > 0, "bsx: a rank-0 expression has no axis to reduce");
+        static_assert(K <= N, "bsx: more axes to reduce than the operand has");
         const auto shape = x.shape();
-        if (a.value < -N || a.value >= N)
-            throw std::out_of_range("bsx: " + std::string(Op::name) + ": axis " + std::to_string(a.value) +
-                                    " is out of range for an operand of shape " + format_shape(shape) + " (axes -" +
-                                    std::to_string(N) + " to " + std::to_string(N - 1) + ")");
-        const auto k = std::size_t(a.value < 0 ? a.value + N : a.value);
+        const auto k = normalized_axes<N>(Op::name, a, shape);
         // An empty axis has nothing to reduce, even when no output needs a value (NumPy
         // raises for (0,0) along either axis too).
         if constexpr (Op::needs_elements) {
-            if (shape[k] == 0)
-                throw std::invalid_argument("bsx: " + std::string(Op::name) + ": axis " + std::to_string(a.value) +
-                                            " of an operand of shape " + format_shape(shape) + " is empty, and " +
-                                            std::string(Op::name) + " has no identity");
+            for (std::size_t i = 0; i < K; ++i)
+                if (shape[k[i]] == 0)
+                    throw std::invalid_argument("bsx: " + std::string(Op::name) + ": axis " + std::to_string(k[i]) +
+                                                " of an operand of shape " + format_shape(shape) + " is empty, and " +
+                                                std::string(Op::name) + " has no identity");
         }
-        return reduce_node<Op, held_t<X>, KeepDims>(hold(std::forward<X>(x)), k);
+        return reduce_node<Op, held_t<X>, KeepDims, K>(hold(std::forward<X>(x)), k);
+    }
+};
+
+/// A reduction: besides what axis_reduction takes, a plain integer axis, `sum(x, 0)`.
+template <class Op>
+struct reduction_function : axis_reduction<Op> {
+    using axis_reduction<Op>::operator();
+    template <expression X, axis_integer I>
+    auto operator()(X&& x, I k) const {
+        return (*this)(std::forward<X>(x), axis(index_t(k)));
+    }
+    template <expression X, axis_integer I>
+    auto operator()(X&& x, I k, keepdims_t) const {
+        return (*this)(std::forward<X>(x), axis(index_t(k)), keepdims);
+    }
+    /// Any other call: one diagnostic, not the list of every overload (the result is an
+    /// int so that the assertion is the only error).
+    template <class X, class... Rest>
+        requires(!(expression<X> && reduction_arguments<std::remove_cvref_t<Rest>...>))
+    int operator()(X&&, Rest&&...) const {
+        static_assert(reduction_arguments<X, Rest...> && !reduction_arguments<X, Rest...>,
+                      BSX_REFUSAL_REDUCTION_ARGUMENTS(message));
+        return 0;
     }
 };
 
 /// min and max are both: the binary element-wise functions (with their XLA form) and
-/// reductions.
+/// reductions. `min(x, 0)` is the element-wise minimum with 0: their axis is always
+/// spelled axis(k).
 template <class Elementwise, class Reduction>
-struct elementwise_and_reduction : binary_function<Elementwise>, reduction_function<Reduction> {
+struct elementwise_and_reduction : binary_function<Elementwise>, axis_reduction<Reduction> {
     using binary_function<Elementwise>::operator();
-    using reduction_function<Reduction>::operator();
+    using axis_reduction<Reduction>::operator();
 };
 
 }  // namespace detail

@@ -1,0 +1,139 @@
+// bsx/reduce/quantile.hpp: median and quantile (NumPy's default, linear method). Eager:
+// `f(x)` gives the scalar, `f(x, axis[, keepdims])` a bsx::array, computed by selection
+// (std::nth_element) in a copy of the operand laid out with the reduced axes last.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "../array.hpp"
+#include "../eval/reduce_axes.hpp"
+#include "../expr/expression.hpp"
+#include "reductions.hpp"
+#include "statistics.hpp"
+
+namespace bsx {
+namespace detail {
+
+/// NumPy's linear interpolation (`_lerp`): from the nearer end, so that t = 1 gives b.
+template <class R>
+R lerp(R a, R b, R t) noexcept {
+    const R d = b - a;
+    return t >= R(0.5) ? b - d * (R(1) - t) : a + d * t;
+}
+
+/// The median (`median`) or quantile q of the n values at p, which it reorders: NaN when
+/// one of them is NaN (as NumPy), or, for the median, when there are none.
+template <class R, class V>
+R quantile_of(V* p, index_t n, double q, bool median) {
+    if constexpr (std::is_floating_point_v<V>)
+        if (std::any_of(p, p + n, [](V v) { return v != v; })) return std::numeric_limits<R>::quiet_NaN();
+    if (n == 0) return std::numeric_limits<R>::quiet_NaN();
+    if (median) {  // the mean of the two middle values, as np.median
+        const index_t mid = n / 2;
+        std::nth_element(p, p + mid, p + n);
+        if (n % 2 != 0) return R(p[mid]);
+        return (R(*std::max_element(p, p + mid)) + R(p[mid])) / R(2);
+    }
+    const double h = double(n - 1) * q;
+    const index_t lo = std::min(index_t(std::floor(h)), n - 1);
+    std::nth_element(p, p + lo, p + n);
+    const R a = R(p[lo]);
+    const R b = lo + 1 < n ? R(*std::min_element(p + lo + 1, p + n)) : a;
+    return lerp(a, b, R(h - double(lo)));
+}
+
+/// median (Median true) and quantile.
+template <bool Median>
+struct quantile_function {
+    template <expression X>
+        requires Median
+    auto operator()(const X& x) const {
+        return whole(x, 0.5);
+    }
+    template <expression X, class A>
+        requires(Median && reduction_arguments<A>)
+    auto operator()(const X& x, A a) const {
+        return along<false>(x, 0.5, a);
+    }
+    template <expression X, class A>
+        requires(Median && reduction_arguments<A>)
+    auto operator()(const X& x, A a, keepdims_t) const {
+        return along<true>(x, 0.5, a);
+    }
+    template <expression X>
+        requires(!Median)
+    auto operator()(const X& x, double q) const {
+        return whole(x, q);
+    }
+    template <expression X, class A>
+        requires(!Median && reduction_arguments<A>)
+    auto operator()(const X& x, double q, A a) const {
+        return along<false>(x, q, a);
+    }
+    template <expression X, class A>
+        requires(!Median && reduction_arguments<A>)
+    auto operator()(const X& x, double q, A a, keepdims_t) const {
+        return along<true>(x, q, a);
+    }
+
+private:
+    static constexpr std::string_view name = Median ? "median" : "quantile";
+
+    static void check(double q, index_t n) {
+        if (!(q >= 0 && q <= 1))
+            throw std::invalid_argument("bsx: quantile: q = " + std::to_string(q) + " is outside [0, 1]");
+        if (!Median && n == 0) throw std::invalid_argument("bsx: quantile: a slice of no elements has no quantile");
+    }
+    template <class X>
+    static auto whole(const X& x, double q) {
+        using R = mean_t<value_type_t<X>>;
+        std::array<std::size_t, rank_v<X>> every{};
+        for (std::size_t d = 0; d < every.size(); ++d) every[d] = d;
+        check(q, x.size());
+        if constexpr (rank_v<X> == 0) {
+            auto v = x.element({});
+            return quantile_of<R>(&v, 1, q, Median);
+        } else {
+            const auto laid = evaluate_with_axes_last(x, every);
+            return quantile_of<R>(laid.first, x.size(), q, Median);
+        }
+    }
+    template <bool KeepDims, class X, class A>
+    static auto along(const X& x, double q, A a) {
+        constexpr std::size_t N = rank_v<X>;
+        static_assert(N > 0, "bsx: a rank-0 expression has no axis to reduce");
+        using R = mean_t<value_type_t<X>>;
+        const auto shape = x.shape();
+        const auto axes = normalized_axes<N>(name, axis_list(a), shape);
+        constexpr std::size_t K = axes.size();
+        shape_t<KeepDims ? N : N - K> out_shape{};
+        index_t m = 1;
+        for (std::size_t d = 0, to = 0; d < N; ++d) {
+            const bool reduced = std::find(axes.begin(), axes.end(), d) != axes.end();
+            if (reduced) m *= shape[d];
+            if (!reduced)
+                out_shape[to++] = shape[d];
+            else if constexpr (KeepDims)
+                out_shape[to++] = 1;
+        }
+        check(q, shape_size(out_shape) == 0 ? 1 : m);
+        array<R, out_shape.size()> result(out_shape);
+        const auto laid = evaluate_with_axes_last(x, axes);
+        for (index_t r = 0; r < result.size(); ++r) result.data()[r] = quantile_of<R>(laid.first + r * m, m, q, Median);
+        return result;
+    }
+};
+
+}  // namespace detail
+
+inline constexpr detail::quantile_function<true> median{};
+inline constexpr detail::quantile_function<false> quantile{};
+
+}  // namespace bsx
