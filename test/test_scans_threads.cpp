@@ -269,11 +269,11 @@ BOOST_AUTO_TEST_CASE(errors_name_the_axis_and_shape_and_leave_the_destination_al
     const auto x = make_array<2>(bsx::shape_t<2>{2, 3}, std::vector<double>{1, 2, 3, 4, 5, 6});
     auto r = bsx::eval(x);
     BOOST_TEST(message_of<std::out_of_range>([&] { r = bsx::cumsum(x, 2); }) ==
-               "bsx: cumsum: axis 2 is out of range for an operand of shape (2,3) (axes -2 to 1)");
+               "bsx: cumsum: axis 2 is out of range for an operand of rank 2 and shape (2,3) (axes -2 to 1)");
     BOOST_TEST(message_of<std::out_of_range>([&] { r = bsx::cumprod(x, bsx::axis(-3)); }) ==
-               "bsx: cumprod: axis -3 is out of range for an operand of shape (2,3) (axes -2 to 1)");
+               "bsx: cumprod: axis -3 is out of range for an operand of rank 2 and shape (2,3) (axes -2 to 1)");
     BOOST_TEST(message_of<std::out_of_range>([&] { r = bsx::diff(x, 5); }) ==
-               "bsx: diff: axis 5 is out of range for an operand of shape (2,3) (axes -2 to 1)");
+               "bsx: diff: axis 5 is out of range for an operand of rank 2 and shape (2,3) (axes -2 to 1)");
     BOOST_TEST(message_of<std::invalid_argument>([&] { r = bsx::diff(x, 1, -1); }) ==
                "bsx: diff: order n = -1 is negative (axis 1 of an operand of shape (2,3))");
     expect_array(r, {2, 3}, std::vector<double>{1, 2, 3, 4, 5, 6});

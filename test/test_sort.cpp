@@ -148,6 +148,11 @@ void check_sort_and_argsort(const bsx::shape_t<N>& shape, const std::vector<T>& 
     BOOST_TEST_CONTEXT("shape " << test_support::fmt(shape) << ", axis " << a) {
         const bsx::array<T, N> sorted = bsx::sort(x, bsx::axis(a));
         const bsx::array<index_t, N> order = bsx::argsort(x, bsx::axis(a));
+        // A plain integer axis is the same axis.
+        const bsx::array<T, N> by_integer = bsx::sort(x, int(a));
+        BOOST_TEST(std::equal(by_integer.data(), by_integer.data() + by_integer.size(), sorted.data(),
+                              [](const T& p, const T& q) { return same(p, q); }));
+        BOOST_TEST(bsx::array_equal(bsx::argsort(x, a), order));
         BOOST_TEST(sorted.shape() == shape);
         BOOST_TEST(order.shape() == shape);
         std::size_t bad = 0;
@@ -265,12 +270,12 @@ BOOST_AUTO_TEST_CASE(axis_errors_name_the_axis_and_the_rank) {
         BOOST_TEST(dest.shape() == (bsx::shape_t<3>{2, 3, 4}));
     };
     expect_throw([&] { dest = bsx::sort(x, bsx::axis(3)); },
-                 "bsx: sort: axis 3 is out of range for an operand of rank 3, shape (2,3,4) (axes -3 to 2)");
+                 "bsx: sort: axis 3 is out of range for an operand of rank 3 and shape (2,3,4) (axes -3 to 2)");
     expect_throw([&] { dest = bsx::sort(x, bsx::axis(-4)); },
-                 "bsx: sort: axis -4 is out of range for an operand of rank 3, shape (2,3,4) (axes -3 to 2)");
+                 "bsx: sort: axis -4 is out of range for an operand of rank 3 and shape (2,3,4) (axes -3 to 2)");
     bsx::array<index_t, 3> order(bsx::shape_t<3>{2, 3, 4});
     expect_throw([&] { order = bsx::argsort(x, bsx::axis(5)); },
-                 "bsx: argsort: axis 5 is out of range for an operand of rank 3, shape (2,3,4) (axes -3 to 2)");
+                 "bsx: argsort: axis 5 is out of range for an operand of rank 3 and shape (2,3,4) (axes -3 to 2)");
 }
 
 namespace {

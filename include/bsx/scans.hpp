@@ -21,28 +21,6 @@ namespace bsx {
 
 namespace detail {
 
-/// An axis as the functions here take it: `bsx::axis(k)` or plainly `k`.
-template <class A>
-concept axis_argument = std::same_as<A, axis_t> || std::integral<A>;
-
-inline index_t axis_value(axis_t a) noexcept { return a.value; }
-template <std::integral I>
-index_t axis_value(I k) noexcept {
-    return static_cast<index_t>(k);
-}
-
-/// Axis k of an operand of the given shape (negative counts from the end); out of range
-/// throws std::out_of_range naming the function, the axis and the shape.
-template <std::size_t N>
-std::size_t checked_scan_axis(std::string_view function, index_t k, const shape_t<N>& shape) {
-    constexpr index_t n = index_t(N);
-    if (k < -n || k >= n)
-        throw std::out_of_range("bsx: " + std::string(function) + ": axis " + std::to_string(k) +
-                                " is out of range for an operand of shape " + format_shape(shape) + " (axes -" +
-                                std::to_string(n) + " to " + std::to_string(n - 1) + ")");
-    return std::size_t(k < 0 ? k + n : k);
-}
-
 /// cumsum and cumprod: the running `Op::combine` (the reduction's, integers and bool
 /// accumulated in int64 as sum and prod do) along an axis, or over the flattened operand.
 template <class Op>
@@ -54,7 +32,7 @@ struct scan_function {
         constexpr std::size_t N = rank_v<X>;
         static_assert(N > 0, "bsx: a rank-0 expression has no axis to scan; scan it flattened: cumsum(x)");
         const auto shape = x.shape();
-        const std::size_t k = checked_scan_axis(name, axis_value(a), shape);
+        const std::size_t k = checked_axis(name, axis_value(a), shape);
         array<accumulator<X>, N> r = cast<accumulator<X>>(x);
         index_t outer = 1, inner = 1;
         for (std::size_t d = 0; d < k; ++d) outer *= shape[d];
@@ -111,7 +89,7 @@ array<value_type_t<X>, rank_v<X>> diff(const X& x, Axis a = axis_t{-1}, index_t 
     using T = value_type_t<X>;
     constexpr std::size_t N = rank_v<X>;
     static_assert(N > 0, "bsx: diff: a rank-0 expression has no axis to take differences along");
-    const std::size_t k = detail::checked_scan_axis("diff", detail::axis_value(a), x.shape());
+    const std::size_t k = detail::checked_axis("diff", detail::axis_value(a), x.shape());
     if (n < 0)
         throw std::invalid_argument("bsx: diff: order n = " + std::to_string(n) + " is negative (axis " +
                                     std::to_string(detail::axis_value(a)) + " of an operand of shape " +

@@ -22,19 +22,6 @@ namespace bsx {
 
 namespace detail {
 
-/// The axis a.value of a rank-N operand, counted from the front; throws naming the axis,
-/// the rank and the shape when there is no such axis.
-template <std::size_t N>
-std::size_t sort_axis(const char* operation, axis_t a, const shape_t<N>& shape) {
-    constexpr index_t n = index_t(N);
-    if (a.value < -n || a.value >= n)
-        throw std::out_of_range("bsx: " + std::string(operation) + ": axis " + std::to_string(a.value) +
-                                " is out of range for an operand of rank " + std::to_string(n) + ", shape " +
-                                format_shape(shape) + " (axes -" + std::to_string(n) + " to " + std::to_string(n - 1) +
-                                ")");
-    return std::size_t(a.value < 0 ? a.value + n : a.value);
-}
-
 /// Runs the line sorter over every line of a row-major shape along axis k, from `in` into
 /// `out` (which may be the same memory). Many lines run in parallel, one line per task; a
 /// few long ones one after another, each on all the threads.
@@ -66,10 +53,10 @@ using sorted_array_t = array<std::remove_cv_t<value_type_t<X>>, rank_v<X>>;
 
 /// The elements of x sorted along an axis (the last by default), NaNs last and -0.0 before
 /// +0.0, as a new array of x's shape.
-template <expression X>
+template <expression X, detail::axis_argument Axis = axis_t>
     requires(rank_v<X> >= 1)
-detail::sorted_array_t<X> sort(X&& x, axis_t a = axis(-1)) {
-    const auto k = detail::sort_axis("sort", a, x.shape());
+detail::sorted_array_t<X> sort(X&& x, Axis a = axis(-1)) {
+    const auto k = detail::checked_axis("sort", detail::axis_value(a), x.shape());
     detail::sorted_array_t<X> result(std::forward<X>(x));
     detail::sort_lines<typename detail::sorted_array_t<X>::value_type, false>(result.data(), result.data(),
                                                                               result.shape(), k);
@@ -78,11 +65,11 @@ detail::sorted_array_t<X> sort(X&& x, axis_t a = axis(-1)) {
 
 /// The indices that sort x along an axis (the last by default): a stable order, so equal
 /// elements keep their index order; NaNs last.
-template <expression X>
+template <expression X, detail::axis_argument Axis = axis_t>
     requires(rank_v<X> >= 1)
-array<index_t, rank_v<X>> argsort(X&& x, axis_t a = axis(-1)) {
+array<index_t, rank_v<X>> argsort(X&& x, Axis a = axis(-1)) {
     using A = detail::sorted_array_t<X>;
-    const auto k = detail::sort_axis("argsort", a, x.shape());
+    const auto k = detail::checked_axis("argsort", detail::axis_value(a), x.shape());
     array<index_t, rank_v<X>> result(x.shape());
     // An array is read where it lies; any other expression is evaluated once.
     if constexpr (std::is_same_v<std::remove_cvref_t<X>, A>) {

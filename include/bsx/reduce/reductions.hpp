@@ -96,6 +96,25 @@ std::array<std::size_t, K> normalized_axes(std::string_view reduction, const std
     return out;
 }
 
+/// Axis k of an operand of the given shape, counted from the front (negative k counts from
+/// the end); out of range throws as every function that takes an axis does.
+template <std::size_t N>
+std::size_t checked_axis(std::string_view function, index_t k, const shape_t<N>& shape) {
+    constexpr auto n = index_t(N);
+    if (k < -n || k >= n) throw_axis_out_of_range(function, k, shape);
+    return std::size_t(k < 0 ? k + n : k);
+}
+
+/// An axis as a function that takes one axis accepts it: `bsx::axis(k)` or plainly `k`.
+template <class A>
+concept axis_argument = std::same_as<A, axis_t> || axis_integer<A>;
+
+inline index_t axis_value(axis_t a) noexcept { return a.value; }
+template <axis_integer I>
+index_t axis_value(I k) noexcept {
+    return static_cast<index_t>(k);
+}
+
 /// The reductions of Op taking bsx::axis(k) and bsx::axes(...) (min and max, whose
 /// f(x, number) is element-wise, take no plain integer).
 template <class Op>
