@@ -509,3 +509,27 @@ BOOST_AUTO_TEST_CASE(generated_leaves_allocate_nothing) {
         }
     }
 }
+
+BOOST_AUTO_TEST_CASE(scans_allocate_their_result_and_block_totals) {
+    // As doc/reference.md says: the result, and on several threads, where the axis is longer
+    // than one block (4096), one total per block but the last of each line.
+    const index_t rows = 10000, cols = 8;  // 3 blocks down each column
+    const auto a = random_matrix(rows, cols, 5);
+    bsx::array<double, 2> r({rows, cols});
+    const std::size_t result = std::size_t(rows * cols) * sizeof(double), totals = 2 * cols * sizeof(double);
+    for (int t : thread_counts()) {
+        set_threads(t);
+        BOOST_TEST_CONTEXT("threads = " << t) {
+            const auto u = measure([&] { r = bsx::cumsum(a, 0); });
+            BOOST_TEST_MESSAGE("cumsum of (10000, 8) along axis 0, threads=" << t << ": " << u.calls << " allocations, "
+                                                                             << u.bytes << " bytes");
+            BOOST_TEST(u.calls >= 1u);
+            BOOST_TEST(u.calls <= 2u);
+            BOOST_TEST(u.bytes >= result);
+            BOOST_TEST(u.bytes <= result + totals + 256);
+            double column = 0.0;  // the last running sum is the column's sum, up to rounding
+            for (index_t i = 0; i < rows; ++i) column += a(i, 3);
+            BOOST_TEST(std::abs(r(rows - 1, 3) - column) <= 1e-9 * std::max(1.0, std::abs(column)));
+        }
+    }
+}
