@@ -161,12 +161,40 @@ SORT_CASES = [
     ("BM_argsort_bsx", "np.argsort(a, kind='stable')", None, _SORT_INPUT),
 ]
 
+# ---- issue 31: index reductions, statistics, scans, clip, creation, random numbers ----------
+# (benchmark/bench_index_stats.cpp, bench_scans_clip.cpp, bench_creation_random.cpp)
+
+_MATRIX = "x = np.random.default_rng(1).uniform(0.0, 1.0, (2000, 2000))\n"
+
+INDEX_STATS_CASES = [
+    *[(f"BM_argmax_bsx<{k}>", f"np.argmax(x, axis={k}, out=r)", None, _MATRIX + "r = np.empty(2000, np.int64)\n")
+      for k in (0, 1)],
+    *[(f"BM_std_bsx<{k}>", f"np.std(x, axis={k}, out=r)", None, _MATRIX + "r = np.empty(2000)\n") for k in (0, 1)],
+]
+
+SCAN_CLIP_CASES = [
+    *[(f"BM_cumsum_axis{k}_bsx", f"np.cumsum(x, axis={k}, out=r)", None, _MATRIX + "r = np.empty_like(x)\n")
+      for k in (0, 1)],
+    ("BM_cumsum_flat_bsx", "np.cumsum(v, out=r)", None,
+     "v = np.random.default_rng(2).uniform(0.0, 1.0, 4000000); r = np.empty_like(v)\n"),
+    ("BM_clip_bsx", "np.clip(x, 0.75, 1.25, out=r)", "where(x < 0.75, 0.75, where(x > 1.25, 1.25, x))",
+     _MATRIX + "r = np.empty_like(x)\n"),
+]
+
+CREATION_RANDOM_CASES = [
+    ("BM_linspace_bsx", "np.linspace(0.0, 1.0, 10**7)", None, ""),
+    ("BM_normal_bsx", "g.standard_normal(out=r)", None, "g = np.random.default_rng(1); r = np.empty(10**7)\n"),
+]
+
 # (title, benchmark binary, cases)
 SUITES = [
     ("element-wise", "bench_elementwise", ELEMENTWISE_CASES),
     ("vector math", "bench_math", MATH_CASES),
     ("reductions", "bench_axis_reductions", REDUCTION_CASES),
     ("sorting", "bench_sort", SORT_CASES),
+    ("index reductions and statistics", "bench_index_stats", INDEX_STATS_CASES),
+    ("scans and clip", "bench_scans_clip", SCAN_CLIP_CASES),
+    ("creation and random numbers", "bench_creation_random", CREATION_RANDOM_CASES),
 ]
 
 # ---- machinery ---------------------------------------------------------------------------
