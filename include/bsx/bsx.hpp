@@ -23,7 +23,6 @@
 #include "expr/with_rules.hpp"
 
 #include "reduce/index_reductions.hpp"
-#include "reduce/quantile.hpp"
 #include "reduce/reduce_node.hpp"
 #include "reduce/reduce_ops.hpp"
 #include "reduce/reductions.hpp"
@@ -44,6 +43,7 @@
 
 #include "compare.hpp"
 #include "scans.hpp"
+#include "algorithm/quantile.hpp"
 #include "algorithm/sort.hpp"
 #include "io/npy.hpp"
 #include "io/print.hpp"

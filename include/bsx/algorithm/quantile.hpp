@@ -1,4 +1,4 @@
-// bsx/reduce/quantile.hpp: median and quantile (NumPy's default, linear method). Eager:
+// bsx/algorithm/quantile.hpp: median and quantile (NumPy's default, linear method). Eager:
 // `f(x)` gives the scalar, `f(x, axis[, keepdims])` a bsx::array, computed by selection
 // (std::nth_element) in a copy of the operand laid out with the reduced axes last.
 #pragma once
@@ -15,8 +15,8 @@
 #include "../array.hpp"
 #include "../eval/reduce_axes.hpp"
 #include "../expr/expression.hpp"
-#include "reductions.hpp"
-#include "statistics.hpp"
+#include "../reduce/reductions.hpp"
+#include "../reduce/statistics.hpp"
 
 namespace bsx {
 namespace detail {
