@@ -35,22 +35,4 @@ run bench_elementwise 'BM_ew_outer_diff_bsx/'
 run bench_axis_reductions 'BM_colsum_bsx/'
 run bench_reductions 'BM_softmax_bsx/'
 
-python3 - "$out" <<'EOF'
-import glob, json, re, sys
-times = {}  # workload -> {threads: ms}
-for path in sorted(glob.glob(f"{sys.argv[1]}/bench_*.json")):
-    for b in json.load(open(path))["benchmarks"]:
-        if b.get("aggregate_name") != "median":
-            continue
-        m = re.match(r"BM_(\w+?)_bsx/(?:n:(\d+)/)?threads:(\d+)", b["name"])
-        workload = m.group(1) + (f" n={m.group(2)}" if m.group(2) else "")
-        scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b["time_unit"]]
-        times.setdefault(workload, {})[int(m.group(3))] = b["real_time"] * scale
-counts = sorted({t for w in times.values() for t in w})
-print("| workload | " + " | ".join(f"{t} thr (ms)" for t in counts) + " | " +
-      " | ".join(f"speed-up {t}" for t in counts[1:]) + " |")
-print("|---" * (1 + 2 * len(counts) - 1) + "|")
-for workload, by in times.items():
-    print(f"| {workload} | " + " | ".join(f"{by[t]:.2f}" for t in counts) + " | " +
-          " | ".join(f"{by[1] / by[t]:.2f}" for t in counts[1:]) + " |")
-EOF
+python3 "$here/threads_report.py" scaling "$out"
