@@ -51,7 +51,8 @@ def workload_of(name):
 def contention_times(directory):
     """{(workload, busy, threads): ms}"""
     times = {}
-    for name, busy, ms in medians(glob.glob(os.path.join(directory, "*.json"))):
+    runs = [p for p in glob.glob(os.path.join(directory, "*.json")) if re.search(r"\.\d+\.json$", p)]
+    for name, busy, ms in medians(runs):
         workload, threads = workload_of(name)
         times[(workload, busy, threads)] = ms
     return times
@@ -140,8 +141,9 @@ def page(forced):
     table, ok = contention_table(contention_dir)
     note = f"{machine}; load average {scaling_load[0]:.2f} before the run"
     scaling_plot(scaling_dir, os.path.join(ROOT, "doc", "img", "scaling.png"), note)
-    warning = ("**Measured on a busy machine (forced): the numbers below are not a quiet machine's.**\n\n"
-               if forced or max(load[0], scaling_load[0]) > QUIET_LOAD else "")
+    warning = ("**Measured on a busy machine" + (" (forced)" if forced else "") +
+               f": a load average above {QUIET_LOAD} before a run (below); these are not a quiet machine's "
+               "numbers.**\n\n" if forced or max(load[0], scaling_load[0]) > QUIET_LOAD else "")
     section = f"""{BEGIN}
 ## Threads
 
@@ -157,17 +159,18 @@ default is never much slower than one thread; {"every row is within" if ok else 
 
 {table}
 
-**Scaling** (`benchmark/scaling.sh`, quiet machine): speed-up over one thread.
+**Scaling** (`benchmark/scaling.sh`): speed-up over one thread.
 
 {scaling_table(scaling_dir)}
 
 ![speed-up over one thread](img/scaling.png)
 
-Floyd-Warshall's step reads and writes the whole n x n matrix once: at n = 1000 (8 MB) it
-stays in the caches and scales with the cores; the six-operand chain, the outer difference
-and the column sums stream from memory (7, 2 and 1 arrays of 8 to 128 MB), so they flatten
-once the memory bandwidth is shared out, on this virtual machine at two threads already.
-The softmax is compute-bound (`exp`), and scales best.
+Which workloads are bound by memory: the six-operand chain (7 arrays of 80 MB), the outer
+difference (a 128 MB result) and the column sums (128 MB read) stream from memory, so on more
+cores they flatten where the memory bandwidth is shared out; Floyd-Warshall at n = 1000 (an
+8 MB matrix, in the caches) and the softmax (bound by `exp`) scale with the cores. A machine
+with two cores shows only the first step of each curve; `benchmark/scaling.sh` measures every
+thread count up to the cores on a larger machine.
 {END}"""
     text = open(PAGE).read()
     if BEGIN in text:
