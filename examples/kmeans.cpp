@@ -16,6 +16,8 @@
 
 #include <bsx/bsx.hpp>
 
+#include "arguments.hpp"
+
 #include <cmath>
 #include <exception>
 #include <iostream>
@@ -27,17 +29,6 @@ namespace {
 
 using bsx::index_t;
 constexpr index_t dims = 2;
-
-bool parse_number(const char* text, index_t min, index_t& out) {
-    const std::string arg = text;
-    std::size_t used = 0;
-    try {
-        out = std::stol(arg, &used);
-    } catch (const std::exception&) {
-        return false;
-    }
-    return out >= min && used == arg.size();
-}
 
 // One Lloyd step in plain loops: the nearest centre of each point (the first on a tie),
 // then each centre the mean of its points (kept where it has none).
@@ -69,8 +60,8 @@ std::vector<index_t> lloyd_by_loops(const bsx::array<double, 2>& x, bsx::array<d
 
 int main(int argc, char** argv) {
     index_t n = 2000, k = 4, steps = 5;
-    if (argc != 1 && (argc != 4 || !parse_number(argv[1], 1, n) || !parse_number(argv[2], 1, k) || k > n ||
-                      !parse_number(argv[3], 1, steps))) {
+    if (argc != 1 && (argc != 4 || !examples::parse_number(argv[1], 1, n) || !examples::parse_number(argv[2], 1, k) ||
+                      k > n || !examples::parse_number(argv[3], 1, steps))) {
         std::cerr << "usage: kmeans [n k steps]   (n >= k >= 1, steps >= 1; default 2000 4 5)\n";
         return 2;
     }

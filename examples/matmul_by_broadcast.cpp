@@ -20,6 +20,8 @@
 
 #include <bsx/bsx.hpp>
 
+#include "arguments.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -77,27 +79,18 @@ double best_time(int runs, F&& f) {
     return best;
 }
 
-bool parse_extent(const char* text, bsx::index_t& out) {
-    const std::string arg = text;
-    std::size_t used = 0;
-    try {
-        out = std::stol(arg, &used);
-    } catch (const std::exception&) {
-        return false;
-    }
-    return out >= 1 && used == arg.size();
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
     bsx::index_t n = 200, k = 200, m = 200;
     bool ok = argc == 1;
-    if (argc == 2 && parse_extent(argv[1], n)) {
+    if (argc == 2 && examples::parse_number(argv[1], 1, n)) {
         k = m = n;
         ok = true;
     }
-    if (argc == 4) ok = parse_extent(argv[1], n) && parse_extent(argv[2], k) && parse_extent(argv[3], m);
+    if (argc == 4)
+        ok = examples::parse_number(argv[1], 1, n) && examples::parse_number(argv[2], 1, k) &&
+             examples::parse_number(argv[3], 1, m);
     if (!ok) {
         std::cerr << "usage: matmul_by_broadcast [n] | [n k m]   (all >= 1; default 200)\n";
         return 2;

@@ -19,6 +19,8 @@
 
 #include <bsx/bsx.hpp>
 
+#include "arguments.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -51,17 +53,6 @@ auto corner(const E& e) {
                       bsx::range(0, std::min<bsx::index_t>(e.extent(1), 6)));
 }
 
-bool parse_extent(const char* text, bsx::index_t min, bsx::index_t& out) {
-    const std::string arg = text;
-    std::size_t used = 0;
-    try {
-        out = std::stol(arg, &used);
-    } catch (const std::exception&) {
-        return false;
-    }
-    return out >= min && used == arg.size();
-}
-
 // |got - want| <= rtol * scale, false for NaN.
 bool close(double got, double want, double scale, double rtol = 1e-12) { return std::abs(got - want) <= rtol * scale; }
 
@@ -69,7 +60,8 @@ bool close(double got, double want, double scale, double rtol = 1e-12) { return 
 
 int main(int argc, char** argv) {
     bsx::index_t rows = 6, cols = 5;
-    if (argc != 1 && (argc != 3 || !parse_extent(argv[1], 3, rows) || !parse_extent(argv[2], 1, cols))) {
+    if (argc != 1 &&
+        (argc != 3 || !examples::parse_number(argv[1], 3, rows) || !examples::parse_number(argv[2], 1, cols))) {
         std::cerr << "usage: normalize [rows cols]   (rows >= 3, cols >= 1; default 6 5)\n";
         return 2;
     }

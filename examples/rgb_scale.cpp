@@ -12,6 +12,8 @@
 
 #include <bsx/bsx.hpp>
 
+#include "arguments.hpp"
+
 #include <cstddef>
 #include <exception>
 #include <iostream>
@@ -41,22 +43,12 @@ bsx::index_t count_mismatches(const bsx::array<double, 3>& got, const bsx::array
     return bad;
 }
 
-bool parse_extent(const char* text, bsx::index_t& out) {
-    const std::string arg = text;
-    std::size_t used = 0;
-    try {
-        out = std::stol(arg, &used);
-    } catch (const std::exception&) {
-        return false;
-    }
-    return out >= 1 && used == arg.size();
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
     bsx::index_t rows = 480, cols = 640;
-    if (argc != 1 && (argc != 3 || !parse_extent(argv[1], rows) || !parse_extent(argv[2], cols))) {
+    if (argc != 1 &&
+        (argc != 3 || !examples::parse_number(argv[1], 1, rows) || !examples::parse_number(argv[2], 1, cols))) {
         std::cerr << "usage: rgb_scale [rows cols]   (both >= 1; default 480 640)\n";
         return 2;
     }

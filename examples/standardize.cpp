@@ -15,30 +15,18 @@
 
 #include <bsx/bsx.hpp>
 
+#include "arguments.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <exception>
 #include <iostream>
 #include <string>
 
-namespace {
-
-bool parse_extent(const char* text, bsx::index_t min, bsx::index_t& out) {
-    const std::string arg = text;
-    std::size_t used = 0;
-    try {
-        out = std::stol(arg, &used);
-    } catch (const std::exception&) {
-        return false;
-    }
-    return out >= min && used == arg.size();
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
     bsx::index_t rows = 1000, cols = 4;
-    if (argc != 1 && (argc != 3 || !parse_extent(argv[1], 2, rows) || !parse_extent(argv[2], 1, cols))) {
+    if (argc != 1 &&
+        (argc != 3 || !examples::parse_number(argv[1], 2, rows) || !examples::parse_number(argv[2], 1, cols))) {
         std::cerr << "usage: standardize [rows cols]   (rows >= 2, cols >= 1; default 1000 4)\n";
         return 2;
     }
