@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <concepts>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -59,28 +60,24 @@ void for_each_offset(const shape_t<N>& shape, const shape_t<N>& strides, F&& f) 
 }
 
 /// Throws std::out_of_range for the first index of `indices` outside [-extent, extent),
-/// naming it, the axis and the extent. The common case, all in range, is one pass that
-/// keeps the least and the greatest index.
+/// naming it, the axis and the extent. The common case, all in range, is one pass of one
+/// unsigned comparison per index (extent <= 2^62, as sizes are checked, so the sum below
+/// wraps only for indices below -extent, which it leaves at 2^63 or more).
 template <class I, std::size_t M>
 void check_indices(std::string_view function, const I* data, const shape_t<M>& shape, const shape_t<M>& strides,
                    std::size_t axis, index_t extent) {
-    const auto outside = [extent](I v) {
-        if constexpr (std::is_signed_v<I>)
-            return v < -extent || v >= extent;
-        else
-            return v >= std::make_unsigned_t<index_t>(extent);
-    };
+    using U = std::uint64_t;
+    const U shift = std::is_signed_v<I> ? U(extent) : 0, limit = std::is_signed_v<I> ? 2 * U(extent) : U(extent);
+    const auto outside = [&](I v) { return U(v) + shift >= limit; };
     bool bad = false;
     if (is_contiguous(shape, strides)) {
-        I lo = 0, hi = 0;
         const index_t n = shape_size(shape);
-        if (n > 0) lo = hi = data[0];
-        BSX_SIMD_LOOP
-        for (index_t k = 0; k < n; ++k) {
-            lo = std::min(lo, data[k]);
-            hi = std::max(hi, data[k]);
-        }
-        bad = n > 0 && (outside(lo) || outside(hi));
+        unsigned char any = 0;
+#if defined(_OPENMP)
+#pragma omp simd reduction(| : any)
+#endif
+        for (index_t k = 0; k < n; ++k) any |= static_cast<unsigned char>(U(data[k]) + shift >= limit);
+        bad = any != 0;
     } else {
         for_each_offset(shape, strides, [&](index_t at) { bad |= outside(data[at]); });
     }
@@ -103,8 +100,8 @@ inline void write_positions(const void*, index_t first, index_t step, index_t le
 /// x read at the indices of `idx` along one axis: shape x.shape[:axis] + idx.shape +
 /// x.shape[axis+1:] (rank R = N - 1 + M); or, flattened, x's elements in row-major order
 /// read at idx (shape idx.shape, R = M). An index may be negative (counted from the end).
-template <class HeldX, class HeldI, std::size_t R>
-class gather_node : public node_base<gather_node<HeldX, HeldI, R>> {
+template <class HeldX, class HeldI, std::size_t R, bool Flat>
+class gather_node : public node_base<gather_node<HeldX, HeldI, R, Flat>> {
 public:
     using operand_type = detail::unwrapped_t<HeldX>;
     using index_type = detail::unwrapped_t<HeldI>;
@@ -115,13 +112,13 @@ public:
     static constexpr std::size_t rank = R;
     static constexpr shape_t<R> static_extents = detail::dynamic_shape<R>();
 
-    /// Precondition (checked by take): axis < N unless flattened.
-    gather_node(std::string_view function, HeldX x, HeldI idx, bool flattened, std::size_t axis)
-        : children_(std::move(x), std::move(idx)), function_(function), flattened_(flattened), axis_(axis) {
+    /// Precondition (checked by take): axis < N unless flattened (then it is 0).
+    gather_node(std::string_view function, HeldX x, HeldI idx, std::size_t axis)
+        : children_(std::move(x), std::move(idx)), function_(function), axis_(axis) {
         static_assert(detail::expression_node<gather_node>, BSX_REFUSAL_NODE_PROTOCOL(message));
         const auto xs = operand().shape();
         const auto is = indices().shape();
-        if (flattened_) {
+        if constexpr (Flat) {
             for (std::size_t k = 0; k < M; ++k) shape_[k] = is[k];
         } else {
             for (std::size_t k = 0; k < R; ++k)
@@ -134,11 +131,11 @@ public:
     const boost::hana::tuple<HeldX, HeldI>& children() const noexcept { return children_; }
     const shape_t<R>& shape() const noexcept { return shape_; }
     std::string_view function() const noexcept { return function_; }
-    bool flattened() const noexcept { return flattened_; }
+    static constexpr bool flattened = Flat;
     /// The gathered axis (0 when flattened).
-    std::size_t axis() const noexcept { return flattened_ ? 0 : axis_; }
+    std::size_t axis() const noexcept { return axis_; }
     /// The extent the indices index: x's along the axis, or x's size when flattened.
-    index_t extent() const noexcept { return flattened_ ? operand().size() : operand().shape()[axis_]; }
+    index_t extent() const noexcept { return Flat ? operand().size() : operand().shape()[axis_]; }
 
     /// One element; an index out of range throws std::out_of_range.
     value_type element(const shape_t<R>& i) const {
@@ -150,7 +147,7 @@ public:
         if (v < -n || v >= n) detail::throw_index_error(std::string(function_).c_str(), v, a, n);
         if (v < 0) v += n;
         shape_t<N> xi{};
-        if (flattened_) {
+        if constexpr (Flat) {
             const auto xs = operand().shape();
             for (std::size_t k = N; k-- > 0;) {
                 xi[k] = v % xs[k];
@@ -165,27 +162,45 @@ public:
 private:
     boost::hana::tuple<HeldX, HeldI> children_;
     std::string_view function_;
-    bool flattened_;
     std::size_t axis_;
     shape_t<R> shape_{};
 };
 
 namespace detail {
 
-/// A gather, bound: the position leaf (x's address at each destination index, before the
-/// index is added: an affine function of the index, so a generated leaf), the index leaf,
-/// and the gathered memory.
-template <class V, std::size_t D, class IndexEv>
+/// The position reader of a gather whose operand has no axis besides the gathered one
+/// (1-D, or flattened): every position is 0.
+struct no_positions {
+    static constexpr std::size_t leaf_count = 0;
+    static constexpr std::size_t tile_bytes = 0;
+    std::byte* attach_tiles(std::byte* scratch) noexcept { return scratch; }
+    template <class P>
+    P* collect_leaves(P* out) noexcept {
+        return out;
+    }
+    template <std::size_t Mask>
+    no_positions chunk_reader() const noexcept {
+        return {};
+    }
+    static constexpr index_t load(index_t) noexcept { return 0; }
+    void next_row() noexcept {}
+};
+
+/// A gather, bound: the position leaf (Positions: x's address at each destination index
+/// before the index is added, an affine function of the index, so a generated leaf), the
+/// index leaf, and the gathered memory.
+template <class V, std::size_t D, class IndexEv, bool Positions>
 struct gather_evaluator {
-    leaf_evaluator<index_t, D> positions;
+    using position_evaluator = std::conditional_t<Positions, leaf_evaluator<index_t, D>, no_positions>;
+    position_evaluator positions;
     IndexEv indices;
     const V* base;
     index_t extent;
     index_t stride;  // between elements along the gathered axis
     buffer_owner copy;
 
-    static constexpr std::size_t leaf_count = 1 + IndexEv::leaf_count;
-    static constexpr std::size_t tile_bytes = leaf_evaluator<index_t, D>::tile_bytes + IndexEv::tile_bytes;
+    static constexpr std::size_t leaf_count = position_evaluator::leaf_count + IndexEv::leaf_count;
+    static constexpr std::size_t tile_bytes = position_evaluator::tile_bytes + IndexEv::tile_bytes;
     static constexpr bool has_math = IndexEv::has_math;
 
     std::byte* attach_tiles(std::byte* scratch) noexcept {
@@ -216,8 +231,9 @@ struct gather_evaluator {
     };
     template <std::size_t Mask>
     auto chunk_reader() const noexcept {
-        auto at = positions.template chunk_reader<(Mask & 1)>();
-        auto index = indices.template chunk_reader<(Mask >> 1)>();
+        constexpr std::size_t own = position_evaluator::leaf_count;
+        auto at = positions.template chunk_reader<(Mask & ((std::size_t{1} << own) - 1))>();
+        auto index = indices.template chunk_reader<(Mask >> own)>();
         return reader<decltype(at), decltype(index)>{at, index, base, extent, stride};
     }
 };
@@ -231,8 +247,8 @@ line_aligned_buffer<V> evaluated_copy(const X& x) {
     return buffer;
 }
 
-template <class HeldX, class HeldI, std::size_t R>
-struct binder<gather_node<HeldX, HeldI, R>> : binder_defaults {
+template <class HeldX, class HeldI, std::size_t R, bool Flat>
+struct binder<gather_node<HeldX, HeldI, R, Flat>> : binder_defaults {
     template <class E, class T, std::size_t D>
     static auto bind(const E& e, const index_map<R, D>& map, const destination<T, D>& dest) {
         using X = typename E::operand_type;
@@ -256,12 +272,12 @@ struct binder<gather_node<HeldX, HeldI, R>> : binder_defaults {
             }
         }();
         check_indices(e.function(), index_view.data(), index_view.shape(), index_view.strides(), a, extent);
-        index_map<M, D> index_map_{};
+        index_map<M, D> index_placement{};
         for (std::size_t k = 0; k < M; ++k) {
-            index_map_.first[k] = map.first[a + k];
-            index_map_.step[k] = map.step[a + k];
+            index_placement.first[k] = map.first[a + k];
+            index_placement.step[k] = map.step[a + k];
         }
-        auto indices = make_evaluator(index_view, index_map_, dest);
+        auto indices = make_evaluator(index_view, index_placement, dest);
         if (index_copy.owner) indices.copy = buffer_owner(std::move(index_copy.owner));
 
         // The operand: memory is read where it lies unless the destination overlaps it (the
@@ -272,7 +288,7 @@ struct binder<gather_node<HeldX, HeldI, R>> : binder_defaults {
         buffer_owner copy;
         bool in_place = false;
         if constexpr (strided_expression<X>) {
-            in_place = (!e.flattened() || is_contiguous(x.shape(), x.strides())) &&
+            in_place = (!E::flattened || is_contiguous(x.shape(), x.strides())) &&
                        !memory_range(x.data(), x.shape(), x.strides())
                             .overlaps(memory_range(dest.data, dest.shape, dest.strides));
             if (in_place) {
@@ -286,28 +302,28 @@ struct binder<gather_node<HeldX, HeldI, R>> : binder_defaults {
             copy = buffer_owner(std::move(buffer.owner));
         }
 
-        // x's address at each destination index, the gathered axis left out: its other
-        // axes are the node's outside the index axes.
-        index_map<N, R> outer{};
-        if constexpr (R > 0 && N - 1 + M == R)  // else the node can only be flattened
-            if (!e.flattened())
-                for (std::size_t k = 0; k < N; ++k)
-                    if (k != a) outer.step[k][k < a ? k : k + M - 1] = 1;
-        const auto through = compose(outer, map);
-        leaf_evaluator<index_t, D> positions;
-        positions.cursor.bytes = sizeof(index_t);
-        positions.cursor.steps.stride = strides_through(strides, through);
-        positions.cursor.steps.generated = true;
-        positions.cursor.generate = &write_positions;
-        positions.cursor.origin = offset_through(strides, through);
-        const index_t stride = e.flattened() ? 1 : strides[a];
-        return gather_evaluator<V, D, decltype(indices)>{std::move(positions), std::move(indices), base, extent, stride,
-                                                         std::move(copy)};
+        const index_t stride = E::flattened ? 1 : strides[a];
+        using Ev = gather_evaluator<V, D, decltype(indices), !E::flattened && (N > 1)>;
+        typename Ev::position_evaluator positions;
+        if constexpr (!E::flattened && N > 1) {
+            // x's address at each destination index, the gathered axis left out: its other
+            // axes are the node's outside the index axes.
+            index_map<N, R> outer{};
+            for (std::size_t k = 0; k < N; ++k)
+                if (k != a) outer.step[k][k < a ? k : k + M - 1] = 1;
+            const auto through = compose(outer, map);
+            positions.cursor.bytes = sizeof(index_t);
+            positions.cursor.steps.stride = strides_through(strides, through);
+            positions.cursor.steps.generated = true;
+            positions.cursor.generate = &write_positions;
+            positions.cursor.origin = offset_through(strides, through);
+        }
+        return Ev{std::move(positions), std::move(indices), base, extent, stride, std::move(copy)};
     }
 };
 
-template <class X, class I, std::size_t R>
-using gather_node_t = gather_node<held_t<X>, held_t<I>, R>;
+template <class X, class I, std::size_t R, bool Flat>
+using gather_node_t = gather_node<held_t<X>, held_t<I>, R, Flat>;
 
 }  // namespace detail
 
@@ -317,8 +333,8 @@ using gather_node_t = gather_node<held_t<X>, held_t<I>, R>;
 /// before anything is written.
 template <expression X, detail::index_expression I>
 auto take(X&& x, I&& idx) {
-    return detail::gather_node_t<X, I, rank_v<I>>("take", detail::hold(std::forward<X>(x)),
-                                                  detail::hold(std::forward<I>(idx)), true, 0);
+    return detail::gather_node_t<X, I, rank_v<I>, true>("take", detail::hold(std::forward<X>(x)),
+                                                        detail::hold(std::forward<I>(idx)), 0);
 }
 
 /// The elements of x at the indices `idx` along an axis: shape x.shape[:axis] +
@@ -327,8 +343,8 @@ template <expression X, detail::index_expression I, detail::axis_argument Axis>
     requires(rank_v<X> >= 1)
 auto take(X&& x, I&& idx, Axis a) {
     const std::size_t k = detail::checked_axis("take", detail::axis_value(a), x.shape());
-    return detail::gather_node_t<X, I, rank_v<X> - 1 + rank_v<I>>("take", detail::hold(std::forward<X>(x)),
-                                                                  detail::hold(std::forward<I>(idx)), false, k);
+    return detail::gather_node_t<X, I, rank_v<X> - 1 + rank_v<I>, false>("take", detail::hold(std::forward<X>(x)),
+                                                                         detail::hold(std::forward<I>(idx)), k);
 }
 
 }  // namespace bsx

@@ -172,15 +172,15 @@ template <expression Mask, expression X, detail::axis_argument Axis>
 array<std::remove_cv_t<value_type_t<X>>, rank_v<X>> compress(const Mask& mask, const X& x, Axis a) {
     const std::size_t k = detail::checked_axis("compress", detail::axis_value(a), x.shape());
     const auto at = flatnonzero(mask);
-    return detail::gather_node_t<const X&, const array<index_t, 1>&, rank_v<X>>("compress", detail::hold(x),
-                                                                                detail::hold(at), false, k);
+    return detail::gather_node_t<const X&, const array<index_t, 1>&, rank_v<X>, false>("compress", detail::hold(x),
+                                                                                       detail::hold(at), k);
 }
 template <expression Mask, expression X>
     requires(rank_v<Mask> == 1)
 array<std::remove_cv_t<value_type_t<X>>, 1> compress(const Mask& mask, const X& x) {
     const auto at = flatnonzero(mask);
-    return detail::gather_node_t<const X&, const array<index_t, 1>&, 1>("compress", detail::hold(x), detail::hold(at),
-                                                                        true, 0);
+    return detail::gather_node_t<const X&, const array<index_t, 1>&, 1, true>("compress", detail::hold(x),
+                                                                              detail::hold(at), 0);
 }
 
 /// NumPy's put: x's elements at the flat (row-major) indices `idx` become `values`,
