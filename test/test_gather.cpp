@@ -162,6 +162,38 @@ BOOST_AUTO_TEST_CASE(take_large_matches_loops_at_every_thread_count) {
     });
 }
 
+BOOST_AUTO_TEST_CASE(take_along_an_axis_large_at_every_thread_count) {
+    // Chunks and threads that start mid-row move the position leaf as well as the indices.
+    const index_t m = 400, n = 900;
+    const auto v = random_values(std::size_t(m * n), 12);
+    bsx::array<double, 2> x(bsx::shape_t<2>{m, n});
+    std::copy(v.begin(), v.end(), x.data());
+    for (int k : {0, 1}) {
+        const index_t extent = k == 0 ? m : n, count = 700;
+        bsx::array<int, 1> idx(bsx::shape_t<1>{count});
+        for (index_t t = 0; t < count; ++t) idx.data()[t] = int((t * 131) % extent - (t % 5 == 0 ? extent : 0));
+        const index_t rows = k == 0 ? count : m, cols = k == 0 ? n : count;
+        std::vector<double> want;
+        for (index_t i = 0; i < rows; ++i)
+            for (index_t j = 0; j < cols; ++j) {
+                index_t at = idx.data()[k == 0 ? i : j];
+                at += at < 0 ? extent : 0;
+                want.push_back(k == 0 ? x(at, j) : x(i, at));
+            }
+        for_thread_counts([&] {
+            BOOST_TEST_CONTEXT("axis " << k) {
+                const bsx::array<double, 2> r = bsx::take(x, idx, k);
+                expect_array(r, {rows, cols}, want);
+                // Transposed destination: the loop runs in the destination's order.
+                bsx::array<double, 2> t(bsx::shape_t<2>{cols, rows});
+                bsx::transpose(t) = bsx::take(x, idx, k);
+                const bsx::array<double, 2> back = bsx::transpose(t);
+                expect_same_values(contents(back), want);
+            }
+        });
+    }
+}
+
 BOOST_AUTO_TEST_CASE(take_is_alias_safe) {
     // x = take(x, idx, 0): rows permuted in place, same shape (no reallocation).
     auto x = grid3(3, 2, 2);
