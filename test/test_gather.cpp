@@ -194,6 +194,21 @@ BOOST_AUTO_TEST_CASE(take_along_an_axis_large_at_every_thread_count) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(take_inside_reductions) {
+    // A reduction's traversals move the same leaves (four rows at a time along axis 0).
+    const auto x = grid3(3, 40, 50);
+    const bsx::array<int, 1> idx{49, -1, 0, 7, -20};
+    const auto want = take_3d(x, {49, -1, 0, 7, -20}, 2);  // shape (3, 40, 5)
+    double total = 0;
+    std::vector<double> over_rows(3 * 5, 0.0);
+    for (std::size_t f = 0; f < want.size(); ++f) {
+        total += want[f];
+        over_rows[f / 200 * 5 + f % 5] += want[f];
+    }
+    BOOST_TEST(double(bsx::sum(bsx::take(x, idx, 2))) == total);
+    expect_values(bsx::sum(bsx::take(x, idx, 2), bsx::axis(1)), "(3,5)", over_rows);
+}
+
 BOOST_AUTO_TEST_CASE(take_is_alias_safe) {
     // x = take(x, idx, 0): rows permuted in place, same shape (no reallocation).
     auto x = grid3(3, 2, 2);
