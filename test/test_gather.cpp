@@ -122,6 +122,12 @@ BOOST_AUTO_TEST_CASE(take_fuses_with_lazy_operands_and_views) {
     const bsx::array<double, 1> a{10, 20, 30};
     const bsx::array<double, 2> col{{1}, {2}};
     expect_values(bsx::take(a, every_other) * col, "(2,3)", {20, 30, 10, 40, 60, 20});
+    // Views of the lazy node: transposed, sliced with a step, reversed.
+    const bsx::array<double, 2> m{{1, 2, 3}, {4, 5, 6}};
+    const bsx::array<int, 1> j{2, 0, -1, 1};
+    expect_values(bsx::transpose(bsx::take(m, j, 1)), "(4,2)", {3, 6, 1, 4, 3, 6, 2, 5});
+    expect_values(bsx::slice(bsx::take(m, j, 1), bsx::all, bsx::range(1, 4, 2)), "(2,2)", {1, 2, 4, 5});
+    expect_values(bsx::slice(bsx::take(m, j), bsx::range(-1, -5, -1)), "(4,)", {2, 6, 1, 3});
     // Into a strided destination (a column of a larger array).
     bsx::array<double, 2> dest = bsx::zeros<double>(3, 2);
     dest.col(1) = bsx::reshape(bsx::take(a, bsx::array<int, 1>{2, 1, 0}), bsx::shape_t<2>{3, 1});
