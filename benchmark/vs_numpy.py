@@ -186,6 +186,20 @@ CREATION_RANDOM_CASES = [
     ("BM_normal_bsx", "g.standard_normal(out=r)", None, "g = np.random.default_rng(1); r = np.empty(10**7)\n"),
 ]
 
+# ---- issue 32: indexing by arrays (benchmark/bench_gather.cpp) ------------------------------
+# take: 10^6 random int64 indices into 10^6 doubles, into a preallocated r; masked: a fair
+# random mask on 4000x4000, NumPy's fastest spelling of `x(m) = y + 1.0` (np.putmask, ahead
+# of np.copyto(..., where=m) and x[m] = y[m] + 1.0).
+
+GATHER_CASES = [
+    ("BM_take_bsx", "np.take(x, idx, out=r)", None,
+     "_g = np.random.default_rng(42); x = _g.uniform(-1.0, 1.0, 10**6)\n"
+     "idx = _g.integers(0, 10**6, 10**6); r = np.empty(10**6)\n"),
+    ("BM_masked_bsx", "np.putmask(x, m, y + 1.0)", "where(m, y + 1.0, x)",
+     "_g = np.random.default_rng(43); x = _g.uniform(0.5, 2.0, (4000, 4000))\n"
+     "y = _g.uniform(0.5, 2.0, (4000, 4000)); m = _g.random((4000, 4000)) < 0.5; r = x\n"),
+]
+
 # (title, benchmark binary, cases)
 SUITES = [
     ("element-wise", "bench_elementwise", ELEMENTWISE_CASES),
@@ -195,6 +209,7 @@ SUITES = [
     ("index reductions and statistics", "bench_index_stats", INDEX_STATS_CASES),
     ("scans and clip", "bench_scans_clip", SCAN_CLIP_CASES),
     ("creation and random numbers", "bench_creation_random", CREATION_RANDOM_CASES),
+    ("indexing by arrays", "bench_gather", GATHER_CASES),
 ]
 
 # ---- machinery ---------------------------------------------------------------------------

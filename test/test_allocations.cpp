@@ -24,6 +24,9 @@
 //     copy of a, never a temporary of a + 1 besides.
 //   * generated leaves: `r = a + eye<double>(n)`, random expressions and the like into a
 //     preallocated r: nothing.
+//   * lazy gathers: `r = take(x, idx) * 2` (flattened) and `r = take(a, idx, 1) + 1` (along
+//     an axis: a generated position leaf) into a preallocated r: nothing; the masked
+//     assignment `x(m) = x * 2`: nothing.
 // The exact numbers are printed (run with --log_level=message to see them).
 #define BOOST_TEST_MODULE bsx_allocations
 #include <boost/test/unit_test.hpp>
@@ -530,6 +533,36 @@ BOOST_AUTO_TEST_CASE(scans_allocate_their_result_and_block_totals) {
             double column = 0.0;  // the last running sum is the column's sum, up to rounding
             for (index_t i = 0; i < rows; ++i) column += a(i, 3);
             BOOST_TEST(std::abs(r(rows - 1, 3) - column) <= 1e-9 * std::max(1.0, std::abs(column)));
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(lazy_take_and_masked_assignment_allocate_nothing) {
+    const index_t n = 1000;
+    const auto a = random_matrix(n, n, 9);
+    bsx::array<index_t, 1> idx(bsx::shape_t<1>{n});
+    for (index_t k = 0; k < n; ++k) idx.data()[k] = (k * 37) % n - (k % 2 == 0 ? n : 0);
+    bsx::array<double, 1> flat(bsx::shape_t<1>{n});
+    bsx::array<double, 2> r({n, n});
+    auto x = random_matrix(n, n, 10);
+    const auto m = a > 50.0;
+    for (int t : thread_counts()) {
+        set_threads(t);
+        BOOST_TEST_CONTEXT("threads = " << t) {
+            r = bsx::take(a, idx, 1) + 1.0;  // warm-up
+            const auto u = measure([&] {
+                flat = bsx::take(a, idx) * 2.0;
+                r = bsx::take(a, idx, 1) + 1.0;
+            });
+            BOOST_TEST_MESSAGE("take into preallocated destinations, threads="
+                               << t << ": " << u.calls << " allocations, " << u.bytes << " bytes");
+            BOOST_TEST(u.calls == 0u);
+            BOOST_TEST(u.bytes == 0u);
+            BOOST_TEST(flat(3) == a.data()[111] * 2.0);  // idx(3) is 111
+            BOOST_TEST(r(5, 2) == a(5, 74) + 1.0);       // idx(2) is 74 - n
+            const auto v = measure([&] { x(m) = x * 2.0; });
+            BOOST_TEST_MESSAGE("x(m) = x * 2, threads=" << t << ": " << v.calls << " allocations");
+            BOOST_TEST(v.calls == 0u);
         }
     }
 }
