@@ -22,6 +22,9 @@
 //     reshape, broadcast_to, a reduction over a transposed expression) into preallocated
 //     destinations: nothing, no temporary of the expression; `a = transpose(a + 1)`: one
 //     copy of a, never a temporary of a + 1 besides.
+//   * assembly (concatenate, pad, flip, roll, stack, tile): building the node and assigning
+//     it into a preallocated destination, whole or inside a larger expression: nothing;
+//     `x = roll(x, 1, 0)`, which reads x elsewhere: one buffer of x's size.
 //   * generated leaves: `r = a + eye<double>(n)`, random expressions and the like into a
 //     preallocated r: nothing.
 // The exact numbers are printed (run with --log_level=message to see them).
@@ -530,6 +533,374 @@ BOOST_AUTO_TEST_CASE(scans_allocate_their_result_and_block_totals) {
             double column = 0.0;  // the last running sum is the column's sum, up to rounding
             for (index_t i = 0; i < rows; ++i) column += a(i, 3);
             BOOST_TEST(std::abs(r(rows - 1, 3) - column) <= 1e-9 * std::max(1.0, std::abs(column)));
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(assembly_into_a_preallocated_destination_allocates_nothing) {
+    const index_t n = 400;
+    const auto a = random_matrix(n, n, 31);
+    const auto b = random_matrix(n, n, 32);
+    bsx::array<double, 2> r(std::array<index_t, 2>{2 * n, n});
+    bsx::array<double, 2> p(std::array<index_t, 2>{n + 3, n + 5});
+    bsx::array<double, 2> s(std::array<index_t, 2>{n, n});
+    bsx::array<double, 3> st(std::array<index_t, 3>{n, 2, n});
+    for (int t : thread_counts()) {
+        set_threads(t);
+        BOOST_TEST_CONTEXT("threads = " << t) {
+            // Arrays listed in braces are copied by C++ (the list's elements), then kept by
+            // the node: two copies each. concatenate(a, b, axis) and views copy nothing.
+            const auto u1 = measure([&] { r = bsx::concatenate({a, b}, 0); });
+            BOOST_TEST_MESSAGE("concatenate({a, b}, 0), threads=" << t << ": " << u1.calls << " allocations");
+            BOOST_TEST(u1.calls <= 4u);
+            const auto u2 = measure([&] { r = a + bsx::transpose(a); });
+            BOOST_TEST_MESSAGE("r = a + transpose(a), 1000x1000, threads=" << t << ": " << u2.calls << " allocations");
+            BOOST_TEST(u2.calls == 0u);
+            BOOST_TEST(r(3, 7) == a(3, 7) + a(7, 3));
+            const auto u3 = measure([&] { r -= bsx::transpose(a) * 0.5; });
+            BOOST_TEST(u3.calls == 0u);
+            const auto u4 = measure([&] { r = 0.0; });
+            BOOST_TEST(u4.calls == 0u);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(building_an_expression_allocates_nothing) {
+    const auto a = random_matrix(50, 60, 10);
+    const bsx::array<double, 1> v = bsx::ones<double>(60);
+    double s = 0;
+    const auto u = measure([&] {
+        auto e = bsx::where(a > v, bsx::sqrt(a) * 2.0, bsx::min(a, v + 1.0)) - bsx::transpose(bsx::transpose(a));
+        s = e(1, 2) + double(e.size());
+    });
+    BOOST_TEST(u.calls == 0u);
+    BOOST_TEST(s > 0.0);
+}
+
+BOOST_AUTO_TEST_CASE(construction_allocates_only_the_result) {
+    const index_t n = 300;
+    const auto a = random_matrix(n, n, 11);
+    const bsx::array<double, 1> v = bsx::ones<double>(n);
+    bsx::array<double, 2> warm = a * v + 1.0;
+    BOOST_TEST(warm.size() == n * n);
+    std::size_t size = 0;
+    const auto u = measure([&] {
+        bsx::array<double, 2> r = bsx::sqrt(a * v + 1.0) - a / 3.0;
+        size = std::size_t(r.size());
+    });
+    BOOST_TEST_MESSAGE("construction of a 300x300 result: " << u.calls << " allocations, " << u.bytes << " bytes");
+    BOOST_TEST(size == std::size_t(n * n));
+    BOOST_TEST(u.calls == 1u);
+    BOOST_TEST(u.bytes >= std::size_t(n * n) * sizeof(double));
+    BOOST_TEST(u.bytes <= std::size_t(n * n) * sizeof(double) + 256);
+}
+
+BOOST_AUTO_TEST_CASE(aliasing_copies_only_the_overlapping_operand) {
+    const index_t n = 400;
+    for (int t : thread_counts()) {
+        set_threads(t);
+        BOOST_TEST_CONTEXT("threads = " << t) {
+            auto a = random_matrix(n, n, 12);
+            const auto other = random_matrix(n, n, 13);
+            a = a + bsx::transpose(a);  // warm-up
+            // Only transpose(a) overlaps unsafely: one n*n copy.
+            const auto u1 = measure([&] { a = a + bsx::transpose(a) + other; });
+            BOOST_TEST_MESSAGE("a = a + transpose(a) + other, n=400, threads="
+                               << t << ": " << u1.calls << " allocations, " << u1.bytes << " bytes");
+            BOOST_TEST(u1.bytes <= std::size_t(n * n) * sizeof(double) + 256);
+            // Disjoint rows of the destination's array: no copy at all.
+            const auto u2 = measure([&] { a.row(0) = a.row(1) + a.row(2); });
+            BOOST_TEST(u2.calls == 0u);
+            // The destination read at the very element written: no copy.
+            const auto u3 = measure([&] { a = a * 0.5 + other; });
+            BOOST_TEST(u3.calls == 0u);
+            // Reading its own row: one copy of n elements.
+            const auto u4 = measure([&] { a += a.row(5); });
+            BOOST_TEST_MESSAGE("a += a.row(5), n=400, threads=" << t << ": " << u4.calls << " allocations, " << u4.bytes
+                                                                << " bytes");
+            BOOST_TEST(u4.bytes <= std::size_t(n) * sizeof(double) + 256);
+            // A slice shifted onto itself: one copy of (n-1) rows... of a 1-D vector here.
+            bsx::array<double, 1> v = bsx::arange<double>(100000);
+            const auto u5 =
+                measure([&] { bsx::slice(v, bsx::range(1, 100000)) = bsx::slice(v, bsx::range(0, 99999)); });
+            BOOST_TEST_MESSAGE("v[1:] = v[:-1], n=100000, threads=" << t << ": " << u5.calls << " allocations, "
+                                                                    << u5.bytes << " bytes");
+            BOOST_TEST(u5.bytes <= std::size_t(99999) * sizeof(double) + 256);
+            BOOST_TEST(v(0) == 0.0);
+            BOOST_TEST(v(1) == 0.0);
+            BOOST_TEST(v(99999) == 99998.0);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(fused_matrix_product_allocates_nothing) {
+    // The (n,n,n) product is never stored, and the reduction writes its outputs straight
+    // into r: no buffer of r's size, no copy pass.
+    const index_t n = 100;
+    const auto a = random_matrix(n, n, 14), b = random_matrix(n, n, 15);
+    bsx::array<double, 2> r = bsx::zeros<double>(n, n);
+    // The reference: a plain triple loop.
+    std::vector<double> want(std::size_t(n * n), 0.0);
+    for (index_t i = 0; i < n; ++i)
+        for (index_t k = 0; k < n; ++k)
+            for (index_t j = 0; j < n; ++j) want[std::size_t(i * n + j)] += a(i, k) * b(k, j);
+    for (int t : thread_counts()) {
+        set_threads(t);
+        BOOST_TEST_CONTEXT("threads = " << t) {
+            r = bsx::sum(bsx::in_dims<3>(a, {0, 1}) * bsx::in_dims<3>(b, {1, 2}), bsx::axis(1));  // warm-up
+            r = 0.0;
+            const auto u = measure([&] {
+                r = bsx::sum(bsx::in_dims<3>(a, {0, 1}) * bsx::in_dims<3>(b, {1, 2}), bsx::axis(1));
+            });
+            BOOST_TEST_MESSAGE("r = sum(in_dims<3>(a,{0,1}) * in_dims<3>(b,{1,2}), axis(1)), n=100, threads="
+                               << t << ": " << u.calls << " allocations, " << u.bytes << " bytes");
+            BOOST_TEST(u.calls == 0u, u.calls << " allocation calls, " << u.bytes << " bytes");
+            BOOST_TEST(r.shape() == (std::array<index_t, 2>{n, n}));
+            double worst = 0;
+            for (index_t i = 0; i < n; ++i)
+                for (index_t j = 0; j < n; ++j) {
+                    const double w = want[std::size_t(i * n + j)];
+                    worst = std::max(worst, std::abs(r(i, j) - w) / std::abs(w));
+                }
+            BOOST_TEST_MESSAGE("  largest relative difference from the triple loop: " << worst);
+            BOOST_TEST(worst <= 1e-12, "largest relative difference from the triple loop: " << worst);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(reductions_write_straight_into_the_destination) {
+    // (300, 400): axis 0 takes the outer traversal (a tile of adjacent outputs at a time),
+    // axis 1 the inner one; both above the parallel threshold.
+    const index_t m = 300, n = 400;
+    const auto x = random_matrix(m, n, 16);
+    std::vector<double> col(std::size_t(n), 0.0), row(std::size_t(m), 0.0);
+    for (index_t i = 0; i < m; ++i)
+        for (index_t j = 0; j < n; ++j) {
+            col[std::size_t(j)] += x(i, j);
+            row[std::size_t(i)] += x(i, j);
+        }
+    const auto close = [](double got, double want) { return std::abs(got - want) <= 1e-12 * std::abs(want); };
+    for (int t : thread_counts()) {
+        set_threads(t);
+        BOOST_TEST_CONTEXT("threads = " << t) {
+            bsx::array<double, 1> c(std::array<index_t, 1>{n}), r(std::array<index_t, 1>{m});
+            const auto into = measure([&] {
+                c = bsx::sum(x, bsx::axis(0));
+                r = bsx::sum(x, bsx::axis(-1));
+            });
+            BOOST_TEST(into.calls == 0u, into.calls << " allocations, " << into.bytes << " bytes");
+            std::size_t size = 0;
+            const auto built = measure([&] {
+                const bsx::array<double, 2> k = bsx::sum(x, bsx::axis(0), bsx::keepdims);
+                size = std::size_t(k.size());
+                BOOST_TEST(close(k(0, n - 1), col[std::size_t(n - 1)]));
+            });
+            BOOST_TEST(size == std::size_t(n));
+            BOOST_TEST(built.calls == 1u);
+            BOOST_TEST(built.bytes == std::size_t(n) * sizeof(double), built.bytes << " bytes");
+            for (index_t j = 0; j < n; ++j) BOOST_TEST(close(c(j), col[std::size_t(j)]), "column " << j);
+            for (index_t i = 0; i < m; ++i) BOOST_TEST(close(r(i), row[std::size_t(i)]), "row " << i);
+            // A destination inside the operand: the operand is read from one copy, so every
+            // output still sees the original values.
+            auto y = x;
+            const auto aliased = measure([&] { y.row(0) = bsx::sum(y, bsx::axis(0)); });
+            BOOST_TEST(aliased.bytes <= std::size_t(m * n) * sizeof(double) + 256, aliased.bytes << " bytes");
+            for (index_t j = 0; j < n; ++j) BOOST_TEST(close(y(0, j), col[std::size_t(j)]), "aliased column " << j);
+            auto z = x;
+            z.col(0) = bsx::sum(z, bsx::axis(1), bsx::keepdims);
+            for (index_t i = 0; i < m; ++i) BOOST_TEST(close(z(i, 0), row[std::size_t(i)]), "aliased row " << i);
+            BOOST_TEST(z(0, 1) == x(0, 1));
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(views_of_lazy_expressions_allocate_no_temporary) {
+    const index_t n = 400;
+    const auto a = random_matrix(n, n, 21);
+    const auto b = random_matrix(n, n, 22);
+    const bsx::array<double, 1> v = bsx::arange<double>(n);
+    bsx::array<double, 2> r = random_matrix(n, n, 23);
+    bsx::array<double, 2> half(std::array<index_t, 2>{n / 2, n});
+    bsx::array<double, 3> split(std::array<index_t, 3>{n, n / 2, 2});
+    bsx::array<double, 1> sums(std::array<index_t, 1>{n});
+    for (int t : thread_counts()) {
+        set_threads(t);
+        BOOST_TEST_CONTEXT("threads = " << t) {
+            r = bsx::transpose(a + b);  // warm-up
+            const auto u1 = measure([&] { r = bsx::transpose(a + b); });
+            BOOST_TEST_MESSAGE("r = transpose(a + b), n=400, threads=" << t << ": " << u1.calls << " allocations");
+            BOOST_TEST(u1.calls == 0u);
+            BOOST_TEST(r(3, 7) == a(7, 3) + b(7, 3));
+            const auto u2 = measure([&] { r = bsx::permute(a * b, {1, 0}) - a; });
+            BOOST_TEST(u2.calls == 0u);
+            BOOST_TEST(r(5, 2) == a(2, 5) * b(2, 5) - a(5, 2));
+            const auto u3 = measure([&] { half = bsx::slice(a - b, bsx::range(n - 1, 0, -2)); });
+            BOOST_TEST(u3.calls == 0u);
+            BOOST_TEST(half(1, 4) == a(n - 3, 4) - b(n - 3, 4));
+            const auto u4 = measure([&] { split = bsx::reshape<3>(a + v, {n, n / 2, 2}); });
+            BOOST_TEST(u4.calls == 0u);
+            BOOST_TEST(split(9, 3, 1) == a(9, 7) + v(7));
+            const auto u5 = measure([&] { r = bsx::broadcast_to(v * 2.0, {n, n}); });
+            BOOST_TEST(u5.calls == 0u);
+            BOOST_TEST(r(4, 6) == 12.0);
+            const auto u6 = measure([&] { sums = bsx::sum(bsx::transpose(a * b), bsx::axis(1)); });
+            BOOST_TEST_MESSAGE("sums = sum(transpose(a * b), axis(1)), threads=" << t << ": " << u6.calls
+                                                                                 << " allocations");
+            BOOST_TEST(u6.calls == 0u);
+            // Aliasing: the one leaf that reads other elements than those written is copied
+            // (n*n doubles); a + 1 itself is never stored.
+            r = a;
+            const auto u7 = measure([&] { r = bsx::transpose(r + 1.0); });
+            BOOST_TEST_MESSAGE("r = transpose(r + 1), n=400, threads=" << t << ": " << u7.calls << " allocations, "
+                                                                       << u7.bytes << " bytes");
+            BOOST_TEST(u7.calls == 1u);
+            BOOST_TEST(u7.bytes <= std::size_t(n * n) * sizeof(double) + 256);
+            BOOST_TEST(r(3, 7) == a(7, 3) + 1.0);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(all_static_assignments_allocate_nothing) {
+    // fixed_array (api.md section 7): inline storage, and the static loop or a stack copy
+    // wherever an assignment needs one, so no all-static assignment touches the heap,
+    // aliased or not, into a fixed_array or into an array of the right shape.
+    using mat44 = bsx::fixed_array<double, 4, 4>;
+    mat44 a, b, c, r;
+    for (index_t i = 0; i < 16; ++i) {
+        a.data()[i] = double(i) - 7.5;
+        b.data()[i] = 0.5 * double(i);
+        c.data()[i] = 1.0;
+    }
+    const bsx::fixed_array<double, 4> row{1, 2, 3, 4};
+    bsx::array<double, 2> dynamic_dest({4, 4});
+    for (int t : thread_counts()) {
+        set_threads(t);
+        BOOST_TEST_CONTEXT("threads = " << t) {
+            const auto u = measure([&] {
+                r = a * b + c;
+                r = bsx::where(a > 0, a, -a);
+                r += row;
+                r = r * 2.0 + r;                  // reads each element where it is written
+                r = r / bsx::slice(r, 1, 1) + r;  // reads r(1, 1), written before the end: stack copy
+                r = bsx::transpose(r);            // a view of the destination: stack copy
+                r += bsx::transpose(r);           // the same for a compound assignment
+                mat44 made = a - row;
+                dynamic_dest = made * c;  // the static loop into an array
+                sink = made.data();
+            });
+            BOOST_TEST_MESSAGE("all-static assignments, threads=" << t << ": " << u.calls << " allocations");
+            BOOST_TEST(u.calls == 0u);
+            // Before the two transposes, r(1, 2) and r(2, 1) held v12 and v21; after them both hold v12 + v21.
+            const double r11 = 3.0 * (std::abs(a(1, 1)) + row(1));
+            const double v12 = 3.0 * (std::abs(a(1, 2)) + row(2)) / r11 + 3.0 * (std::abs(a(1, 2)) + row(2));
+            const double v21 = 3.0 * (std::abs(a(2, 1)) + row(1)) / r11 + 3.0 * (std::abs(a(2, 1)) + row(1));
+            BOOST_TEST(r(1, 2) == v21 + v12);
+            BOOST_TEST(r(2, 1) == v12 + v21);
+            BOOST_TEST(dynamic_dest(1, 2) == (a(1, 2) - 3.0) * 1.0);
+        }
+    }
+}
+
+// Generated leaves (arange, linspace, eye, random numbers) store parameters, not
+// elements: `r = a + eye(n)` into a preallocated r allocates nothing, no n x n matrix.
+BOOST_AUTO_TEST_CASE(generated_leaves_allocate_nothing) {
+    const index_t n = 600;
+    const auto a = random_matrix(n, n, 11);
+    bsx::array<double, 2> r({n, n});
+    bsx::random::generator g(1);
+    for (int t : thread_counts()) {
+        set_threads(t);
+        BOOST_TEST_CONTEXT("threads = " << t) {
+            const auto u = measure([&] {
+                r = a + bsx::eye<double>(n);
+                r += bsx::transpose(bsx::eye<double>(n, n, 2)) * bsx::linspace<double>(0.0, 1.0, n);
+                r -= bsx::arange<double>(0.0, double(n));
+                r = r + g.normal<double>(r.shape()) * 0.0;  // a random expression stores nothing either
+            });
+            BOOST_TEST_MESSAGE("generated leaves, threads=" << t << ": " << u.calls << " allocations");
+            BOOST_TEST(u.calls == 0u);
+            BOOST_TEST(r(5, 5) == a(5, 5) + 1.0 - 5.0);
+            BOOST_TEST(r(7, 5) == a(7, 5) + 5.0 / double(n - 1) - 5.0);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(scans_allocate_their_result_and_block_totals) {
+    // As doc/reference.md says: the result, and on several threads, where the axis is longer
+    // than one block (4096), one total per block but the last of each line.
+    const index_t rows = 10000, cols = 8;  // 3 blocks down each column
+    const auto a = random_matrix(rows, cols, 5);
+    bsx::array<double, 2> r({rows, cols});
+    const std::size_t result = std::size_t(rows * cols) * sizeof(double), totals = 2 * cols * sizeof(double);
+    for (int t : thread_counts()) {
+        set_threads(t);
+        BOOST_TEST_CONTEXT("threads = " << t) {
+            const auto u = measure([&] { r = bsx::cumsum(a, 0); });
+            BOOST_TEST_MESSAGE("cumsum of (10000, 8) along axis 0, threads=" << t << ": " << u.calls << " allocations, "
+                                                                             << u.bytes << " bytes");
+            BOOST_TEST(u.calls >= 1u);
+            BOOST_TEST(u.calls <= 2u);
+            BOOST_TEST(u.bytes >= result);
+            BOOST_TEST(u.bytes <= result + totals + 256);
+            double column = 0.0;  // the last running sum is the column's sum, up to rounding
+            for (index_t i = 0; i < rows; ++i) column += a(i, 3);
+            BOOST_TEST(std::abs(r(rows - 1, 3) - column) <= 1e-9 * std::max(1.0, std::abs(column)));
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(assembly_into_a_preallocated_destination_allocates_nothing) {
+    const index_t n = 400;
+    const auto a = random_matrix(n, n, 31);
+    const auto b = random_matrix(n, n, 32);
+    bsx::array<double, 2> r(std::array<index_t, 2>{2 * n, n});
+    bsx::array<double, 2> p(std::array<index_t, 2>{n + 3, n + 5});
+    bsx::array<double, 2> s(std::array<index_t, 2>{n, n});
+    bsx::array<double, 3> st(std::array<index_t, 3>{n, 2, n});
+    for (int t : thread_counts()) {
+        set_threads(t);
+        BOOST_TEST_CONTEXT("threads = " << t) {
+            const auto u1 = measure([&] {
+                r = bsx::concatenate(a * 2.0, b + 1.0, 0);  // whole: block by block
+                r = bsx::concatenate({a, b}, 0);            // braced views of arrays are copies: below
+                r = bsx::concatenate(a, b, 0) + 1.0;        // inside an expression
+            });
+            BOOST_TEST_MESSAGE("concatenate, threads=" << t << ": " << u1.calls << " allocations");
+            const auto u2 = measure([&] {
+                r = bsx::concatenate(a * 2.0, b + 1.0, 0);
+                r = bsx::concatenate(a, b, 0) + 1.0;
+                r = bsx::concatenate({bsx::slice(a, bsx::all), bsx::slice(b, bsx::all)}, 0);
+                st = bsx::stack({bsx::slice(a, bsx::all), bsx::slice(b, bsx::all)}, 1);
+            });
+            BOOST_TEST_MESSAGE("concatenate and stack, no arrays in braces, threads=" << t << ": " << u2.calls
+                                                                                      << " allocations");
+            BOOST_TEST(u2.calls == 0u);
+            BOOST_TEST(r(n + 3, 4) == b(3, 4));
+            BOOST_TEST(st(3, 1, 4) == b(3, 4));
+            const auto u3 = measure([&] {
+                p = bsx::pad(a, {{1, 2}, {2, 3}}, bsx::pad_reflect);
+                p = bsx::pad(a * 2.0, {{1, 2}, {2, 3}}, bsx::pad_constant(1.0));
+                p = bsx::pad(a, {{1, 2}, {2, 3}}, bsx::pad_edge) + 1.0;
+            });
+            BOOST_TEST_MESSAGE("pad, threads=" << t << ": " << u3.calls << " allocations");
+            BOOST_TEST(u3.calls == 0u);
+            BOOST_TEST(p(0, 0) == a(0, 0) + 1.0);
+            const auto u4 = measure([&] {
+                s = bsx::flip(a);
+                s = bsx::flip(a * 2.0, 1) + b;
+                s = bsx::roll(a, 3, 1);
+                s = bsx::tile(bsx::slice(a, bsx::range(0, n / 2)), {2, 1});
+            });
+            BOOST_TEST_MESSAGE("flip, roll, tile, threads=" << t << ": " << u4.calls << " allocations");
+            BOOST_TEST(u4.calls == 0u);
+            BOOST_TEST(s(n / 2 + 1, 3) == a(1, 3));
+            s = a;
+            const auto u5 = measure([&] { s = bsx::roll(s, 1, 0); });
+            BOOST_TEST_MESSAGE("s = roll(s, 1, 0), threads=" << t << ": " << u5.calls << " allocations, " << u5.bytes
+                                                             << " bytes");
+            BOOST_TEST(u5.calls == 1u);
+            BOOST_TEST(u5.bytes <= std::size_t(n * n) * sizeof(double) + 256);
+            BOOST_TEST(s(1, 5) == a(0, 5));
         }
     }
 }
