@@ -860,12 +860,11 @@ BOOST_AUTO_TEST_CASE(assembly_into_a_preallocated_destination_allocates_nothing)
     for (int t : thread_counts()) {
         set_threads(t);
         BOOST_TEST_CONTEXT("threads = " << t) {
-            const auto u1 = measure([&] {
-                r = bsx::concatenate(a * 2.0, b + 1.0, 0);  // whole: block by block
-                r = bsx::concatenate({a, b}, 0);            // braced views of arrays are copies: below
-                r = bsx::concatenate(a, b, 0) + 1.0;        // inside an expression
-            });
-            BOOST_TEST_MESSAGE("concatenate, threads=" << t << ": " << u1.calls << " allocations");
+            // Arrays listed in braces are copied by C++ (the list's elements), then kept by
+            // the node: two copies each. concatenate(a, b, axis) and views copy nothing.
+            const auto u1 = measure([&] { r = bsx::concatenate({a, b}, 0); });
+            BOOST_TEST_MESSAGE("concatenate({a, b}, 0), threads=" << t << ": " << u1.calls << " allocations");
+            BOOST_TEST(u1.calls <= 4u);
             const auto u2 = measure([&] {
                 r = bsx::concatenate(a * 2.0, b + 1.0, 0);
                 r = bsx::concatenate(a, b, 0) + 1.0;

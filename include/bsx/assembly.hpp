@@ -367,9 +367,13 @@ private:
                         const auto* q = x.data();
                         for (std::size_t d = 0; d < R; ++d) q += (x.shape()[d] == 1 ? 0 : src[d]) * st[d];
                         const index_t s = r.step * st[R - 1];
-                        if (s == 1)
+                        if (s == 1) {
+                            // The loops ask for a page or so at a time, and the hardware's
+                            // prefetch stops at page ends: ask for the run's continuation now.
+                            constexpr index_t line = 64 / index_t(sizeof(*q));
+                            for (index_t t = len; t < 2 * len; t += line) __builtin_prefetch(q + t);
                             for (index_t t = 0; t < len; ++t) to[t] = detail::convert<T>(q[t]);
-                        else
+                        } else
                             for (index_t t = 0; t < len; ++t) to[t] = detail::convert<T>(q[t * s]);
                     }
                 });
