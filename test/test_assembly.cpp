@@ -308,3 +308,41 @@ BOOST_AUTO_TEST_CASE(destination_read_on_the_right_gives_numpys_result) {
         BOOST_TEST(ok);
     });
 }
+
+BOOST_AUTO_TEST_CASE(many_small_blocks_match_plain_loops) {
+    const bsx::array<double, 1> v{1, 2, 3};
+    const index_t reps = 100000;
+    const bsx::array<double, 1> t = bsx::tile(v, {reps});
+    const bsx::array<double, 1> t2 = bsx::tile(v * 2.0, {reps}) + 1.0;
+    bsx::array<double, 1> t3({3 * reps});
+    t3 = bsx::tile(v * 2.0, {reps});
+    bool ok = t.size() == 3 * reps && t2.size() == 3 * reps;
+    for (index_t i = 0; ok && i < 3 * reps; ++i)
+        ok = t(i) == v(i % 3) && t2(i) == 2 * v(i % 3) + 1 && t3(i) == 2 * v(i % 3);
+    BOOST_TEST(ok);
+    const auto a = matrix(50, 70, 0.25);
+    const bsx::array<double, 2> r2 = bsx::repeat(a, 2, 1);
+    const bsx::array<double, 2> r3 = bsx::repeat(a + 0.0, 3, -1);
+    const bsx::array<double, 2> p = bsx::pad(bsx::slice(a, bsx::range(0, 2)), {{999, 1000}, {0, 0}}, bsx::pad_reflect);
+    ok = true;
+    for (index_t i = 0; i < 50; ++i)
+        for (index_t j = 0; j < 210; ++j) ok = ok && (j >= 140 || r2(i, j) == a(i, j / 2)) && r3(i, j) == a(i, j / 3);
+    for (index_t i = 0; i < 2001; ++i)
+        for (index_t j = 0; j < 70; ++j) ok = ok && p(i, j) == a((i + 1) % 2, j);
+    BOOST_TEST(ok);
+}
+
+BOOST_AUTO_TEST_CASE(an_operand_resized_after_building_throws) {
+    const auto a = matrix(3, 4, 0.0);
+    auto b = matrix(2, 4, 10.0);
+    const auto e = bsx::concatenate(a, b, 0);
+    const auto f = bsx::ravel(b * 1.0);
+    b = matrix(4, 4, 10.0);
+    bsx::array<double, 2> r = matrix(5, 4, -1.0);
+    const bsx::array<double, 2> before = r;
+    expect_throw<std::logic_error>([&] { r = e; }, "an operand was resized after the expression was built");
+    expect_throw<std::logic_error>([&] { r = e + 1.0; }, "(the operands now give shape (4,4), not (2,4))");
+    BOOST_TEST(bsx::array_equal(r, before));
+    bsx::array<double, 1> flat({8});
+    expect_throw<std::logic_error>([&] { flat = f; }, "an operand was resized");
+}

@@ -252,6 +252,61 @@ public:
         return v;
     }
 
+    /// An operand resized since the node was built would be read out of range: throws
+    /// std::logic_error, before anything is written.
+    void check_not_resized() const {
+        for (std::size_t p = 0; p < pieces_.count(); ++p)
+            pieces_.visit(p, [&](const auto& x) {
+                shape_t<R> built{};
+                for (std::size_t d = 0; d < R; ++d)
+                    built[d] = d == pieces_axis_ ? offsets_[p + 1] - offsets_[p] : rules_[d].n;
+                if (const shape_t<R> now = x.shape(); now != built)
+                    detail::throw_resized_operand("concatenate, stack, tile, repeat, roll or pad", now, built);
+            });
+    }
+
+    /// Whether writing block by block pays: blocks (one per combination of runs along the
+    /// axes) of a few dozen elements on average, or only a few of them. tile(v, {1000000})
+    /// of a short v would otherwise be a million assignments.
+    bool few_blocks() const noexcept {
+        constexpr index_t few = 16, least_average = 32;
+        const index_t budget = std::max(few, shape_size(shape_) / least_average);
+        index_t blocks = 1;
+        for (std::size_t d = 0; d < R; ++d) {
+            index_t runs = 0;
+            for (index_t i = 0; i < shape_[d]; i += run(d, i).len)
+                if (++runs * blocks > budget) return false;
+            blocks *= std::max<index_t>(runs, 1);
+        }
+        return true;
+    }
+
+    /// Writes the node into strided memory of its own shape: block by block where blocks are
+    /// few, else through the loops' chunks (operands in memory are read where they lie; a
+    /// lazy one is computed once into a buffer of its own size first).
+    template <class T>
+    void write(T* data, const shape_t<R>& strides) const {
+        if (few_blocks()) {
+            write_blocks(data, strides);
+        } else if constexpr (Pieces::in_memory) {
+            detail::assign_broadcast(data, shape_, strides, *this);
+        } else if constexpr (Pieces::capacity == 1) {
+            pieces_.visit(0, [&](const auto& x) {
+                using V = value_type_t<decltype(x)>;
+                const shape_t<R> xs = x.shape();
+                auto [buffer, first] = detail::make_line_aligned_buffer<V>(std::size_t(shape_size(xs)));
+                detail::assign_broadcast(first, xs, contiguous_strides(xs), x);
+                using view = strided_view<const V, R>;
+                using P = detail::piece_tuple<view>;
+                const assembly_node<P, R> in_memory(P(view(first, xs, contiguous_strides(xs))), rules_, shape_, fill_,
+                                                    R, {});
+                detail::assign_broadcast(data, shape_, strides, in_memory);
+            });
+        } else {
+            write_blocks(data, strides);
+        }
+    }
+
     /// Writes the node into strided memory of its own shape, block by block.
     template <class T>
     void write_blocks(T* data, const shape_t<R>& strides) const {
@@ -408,6 +463,10 @@ public:
 
     explicit raveled_node(Held held) : base(std::move(held)), shape_{operand().size()} {}
     const shape_t<1>& shape() const noexcept { return shape_; }
+    /// An operand resized since the node was built throws std::logic_error.
+    void check_not_resized() const {
+        if (operand().size() != shape_[0]) detail::throw_resized_operand("ravel", shape_t<1>{operand().size()}, shape_);
+    }
     value_type element(const shape_t<1>& i) const {
         const auto s = operand().shape();
         shape_t<n> idx{};
@@ -441,6 +500,7 @@ struct binder<assembly_node<Pieces, R>> : binder_defaults {
     template <class E, class T, std::size_t D>
     static auto bind(const E& e, const index_map<R, D>& map, const destination<T, D>& dest) {
         using V = value_type_t<E>;
+        e.check_not_resized();
         leaf_evaluator<V, D> ev;
         const auto positions = contiguous_strides(e.shape());
         if constexpr (Pieces::in_memory) {
@@ -455,7 +515,7 @@ struct binder<assembly_node<Pieces, R>> : binder_defaults {
             }
         }
         auto [buffer, first] = make_line_aligned_buffer<V>(std::size_t(e.size()));
-        e.write_blocks(first, positions);
+        e.write(first, positions);
         ev.read(first + offset_through(positions, map), strides_through(positions, map));
         ev.copy = buffer_owner(std::move(buffer));
         return ev;
@@ -465,11 +525,13 @@ struct binder<assembly_node<Pieces, R>> : binder_defaults {
         if constexpr (D != R)
             return false;
         else
-            return e.shape() == shape && !reads_memory_in(e, memory_range(data, shape, strides));
+            return e.shape() == shape && !reads_memory_in(e, memory_range(data, shape, strides)) &&
+                   (!Pieces::in_memory || e.few_blocks());
     }
     template <class E, class T, std::size_t D>
     static void write_into(const E& e, T* data, const shape_t<D>&, const shape_t<D>& strides) {
-        if constexpr (D == R) e.write_blocks(data, strides);
+        e.check_not_resized();
+        if constexpr (D == R) e.write(data, strides);
     }
 };
 
@@ -480,6 +542,7 @@ struct binder<raveled_node<Held>> : binder_defaults {
     template <class E, class T, std::size_t D>
     static auto bind(const E& e, const index_map<1, D>& map, const destination<T, D>&) {
         using V = value_type_t<E>;
+        e.check_not_resized();
         const auto& x = e.operand();
         leaf_evaluator<V, D> ev;
         auto [buffer, first] = make_line_aligned_buffer<V>(std::size_t(e.size()));
@@ -497,6 +560,7 @@ struct binder<raveled_node<Held>> : binder_defaults {
     }
     template <class E, class T, std::size_t D>
     static void write_into(const E& e, T* data, const shape_t<D>&, const shape_t<D>& strides) {
+        e.check_not_resized();
         if constexpr (D == 1) {
             const auto& x = e.operand();
             auto st = contiguous_strides(x.shape());
