@@ -701,7 +701,9 @@ auto stack(std::initializer_list<X> pieces, A axis) {
         ++i;
     }
     const std::size_t k = detail::insertion_axis("stack", axis, shape);
-    const auto [map, placed] = detail::inserted_placement(shape, k);
+    const auto placement = detail::inserted_placement(shape, k);
+    const auto& map = placement.first;
+    const auto& placed = placement.second;
     // An array in braces is a copy that dies with the list: the node keeps its own.
     const auto place = [&](const X& x) {
         if constexpr (detail::owning_array<X>)
