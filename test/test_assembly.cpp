@@ -277,6 +277,12 @@ BOOST_AUTO_TEST_CASE(destination_read_on_the_right_gives_numpys_result) {
         x = bsx::concatenate(x, x, 0);  // new shape
         matches(x, "concatenate_axis0_self");
         x = x0;
+        x = bsx::concatenate({x, x}, 0);  // the braced list holds copies of x
+        matches(x, "concatenate_axis0_self");
+        bsx::array<double, 3> y = x0;
+        y = bsx::concatenate({bsx::slice(y, bsx::all), bsx::slice(y, bsx::all)}, 0);  // views of y: no copies
+        matches(y, "concatenate_axis0_self");
+        x = x0;
         x = bsx::flip(x);
         matches(x, "flip_all");
         x = x0;
