@@ -15,6 +15,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -351,4 +352,20 @@ BOOST_AUTO_TEST_CASE(an_operand_resized_after_building_throws) {
     BOOST_TEST(bsx::array_equal(r, before));
     bsx::array<double, 1> flat({8});
     expect_throw<std::logic_error>([&] { flat = f; }, "an operand was resized");
+}
+
+BOOST_AUTO_TEST_CASE(element_types_follow_the_operands) {
+    const bsx::array<int, 1> i{1, 2, 3};
+    const bsx::array<double, 1> d{0.5};
+    const bsx::array<bool, 1> b{true, false};
+    const auto mixed = bsx::concatenate(i, d, 0);
+    static_assert(std::is_same_v<bsx::value_type_t<decltype(mixed)>, double>);
+    const bsx::array<double, 1> m = mixed;
+    BOOST_TEST(bsx::array_equal(m, bsx::array<double, 1>{1, 2, 3, 0.5}));
+    const bsx::array<int, 1> ints = bsx::concatenate({i, i}, 0) * 2;
+    BOOST_TEST(bsx::array_equal(ints, bsx::array<int, 1>{2, 4, 6, 2, 4, 6}));
+    const bsx::array<bool, 1> bools = bsx::tile(b, {3}) && true;
+    BOOST_TEST(bsx::array_equal(bools, bsx::array<bool, 1>{true, false, true, false, true, false}));
+    const bsx::array<float, 1> f = bsx::pad(i, {{1, 1}}, bsx::pad_constant(0.5));  // the constant as int: 0
+    BOOST_TEST(bsx::array_equal(f, bsx::array<float, 1>{0, 1, 2, 3, 0}));
 }
