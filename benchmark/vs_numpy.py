@@ -200,6 +200,24 @@ GATHER_CASES = [
      "y = _g.uniform(0.5, 2.0, (4000, 4000)); m = _g.random((4000, 4000)) < 0.5; r = x\n"),
 ]
 
+# ---- issue 32: assembly and rearrangement (benchmark/bench_assembly.cpp) -----------------
+
+_HALVES = ("a = np.random.default_rng(1).uniform(0.5, 1.5, (2000, 4000)); "
+           "b = np.random.default_rng(2).uniform(0.5, 1.5, (2000, 4000))\n")
+_IMAGE = "img = np.random.default_rng(3).uniform(0.5, 1.5, (1080, 1920)); r = np.empty_like(img)\n"
+
+ASSEMBLY_CASES = [
+    ("BM_concat_plus_bsx", "np.add(np.concatenate([a, b], axis=0), 1.0, out=r)", None,
+     _HALVES + "r = np.empty((4000, 4000))\n"),
+    ("BM_concat_lazy_bsx", "np.concatenate([a * 2.0, b + 1.0], axis=0, out=r)", None,
+     _HALVES + "r = np.empty((4000, 4000))\n"),
+    ("BM_concat_axis1_bsx", "np.add(np.concatenate([a, b], axis=1), 1.0, out=r)", None,
+     _HALVES + "r = np.empty((2000, 8000))\n"),
+    ("BM_pad_reflect_bsx", "np.pad(img, 8, mode='reflect')", None, _IMAGE),
+    ("BM_flip_bsx", "np.copyto(r, np.flip(img))", None, _IMAGE),
+    ("BM_roll_bsx", "np.roll(img, 5, axis=1)", None, _IMAGE),
+]
+
 # (title, benchmark binary, cases)
 SUITES = [
     ("element-wise", "bench_elementwise", ELEMENTWISE_CASES),
@@ -210,6 +228,7 @@ SUITES = [
     ("scans and clip", "bench_scans_clip", SCAN_CLIP_CASES),
     ("creation and random numbers", "bench_creation_random", CREATION_RANDOM_CASES),
     ("indexing by arrays", "bench_gather", GATHER_CASES),
+    ("assembly", "bench_assembly", ASSEMBLY_CASES),
 ]
 
 # ---- machinery ---------------------------------------------------------------------------

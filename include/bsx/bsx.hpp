@@ -31,6 +31,7 @@
 #include "eval/compound_assignment.hpp"
 
 #include "array.hpp"
+#include "assembly.hpp"
 #include "creation.hpp"
 #include "factories.hpp"
 #include "fixed_array.hpp"
