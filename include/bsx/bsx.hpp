@@ -46,4 +46,7 @@
 #include "algorithm/quantile.hpp"
 #include "algorithm/sort.hpp"
 #include "io/npy.hpp"
+#ifdef BSX_HAVE_ZLIB
+#include "io/npz.hpp"
+#endif
 #include "io/print.hpp"
