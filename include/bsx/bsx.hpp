@@ -50,3 +50,4 @@
 #include "io/npz.hpp"
 #endif
 #include "io/print.hpp"
+#include "io/text.hpp"
