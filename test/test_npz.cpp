@@ -559,6 +559,9 @@ BOOST_AUTO_TEST_CASE(text_errors_name_the_line) {
     expect_failure(load_with("1.5\n", [&] { return bsx::load_txt<int, 1>(file); }), file,
                    "line 1, value 1: '1.5' is not a int32");
     expect_failure(load_with("-1\n", [&] { return bsx::load_txt<std::uint16_t, 1>(file); }), file, "is not a uint16");
+    expect_failure(load_with("1,2\n3 4,5\n", [&] { return bsx::load_txt<double, 2>(file, ','); }), file,
+                   "line 2, value 1: '3 4' is not a double");
+    expect_failure(load_with("1.5,2\n", d2), file, "line 1, value 1: '1.5,2' is not a double");
     expect_failure(load_with("1 2\n3 4\n", [&] { return bsx::load_txt<double, 1>(file); }), file,
                    "2 lines of 2 values make a rank 2 array where rank 1 was asked for");
     expect_failure([&] { (void)bsx::load_txt<double, 2>(dir.path / "missing.txt"); }, dir.path / "missing.txt",

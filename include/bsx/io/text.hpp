@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -74,23 +75,22 @@ T txt_out_of_range(std::string_view token) {
     return negative ? -magnitude : magnitude;
 }
 
-/// Parses all of `token` as a T; false if it is not one.
+/// Parses the number that starts at `first` (a leading '+' allowed) into `out`; returns where
+/// it ends, or nullptr if no T starts there or it is out of T's range (a floating-point value
+/// out of range becomes the infinity or zero that strtod gives).
 template <class T>
-bool txt_parse(std::string_view token, T& out) {
-    const char* first = token.data();
-    const char* last = first + token.size();
-    if (first != last && *first == '+' && last - first > 1 && first[1] != '-' && first[1] != '+') ++first;
+const char* txt_parse(const char* first, const char* last, T& out) {
+    const char* start = first;
+    if (last - first > 1 && *first == '+' && first[1] != '-' && first[1] != '+') ++first;
     const auto [end, ec] = std::from_chars(first, last, out);
-    if (end != last) return false;
-    if (ec == std::errc::result_out_of_range) {
-        if constexpr (std::is_floating_point_v<T>) {
-            out = txt_out_of_range<T>(token);
-            return true;
-        } else {
-            return false;
+    if (ec == std::errc()) return end;
+    if constexpr (std::is_floating_point_v<T>) {
+        if (ec == std::errc::result_out_of_range) {
+            out = txt_out_of_range<T>(std::string_view(start, std::size_t(end - start)));
+            return end;
         }
     }
-    return ec == std::errc();
+    return nullptr;
 }
 
 inline bool txt_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
@@ -103,64 +103,85 @@ struct txt_table {
     index_t columns = 0;
 };
 
-/// Reads the numbers of `path`; `delimiter` 0 means any run of whitespace.
+/// Reads the numbers of `path`; `delimiter` 0 means any run of whitespace. One pass over the
+/// file: each value is parsed where it starts, and what follows it must end it.
 template <class T>
 txt_table<T> read_txt(const std::filesystem::path& path, char delimiter) {
     const auto fail = [&](const std::string& what) { npy_fail("load_txt", path, what); };
     std::ifstream in;
     const std::uint64_t size = open_for_reading(in, path, fail);
-    if (size > std::uint64_t(std::numeric_limits<std::ptrdiff_t>::max())) fail("the file is too large to read");
-    std::string text(static_cast<std::size_t>(size), '\0');
-    read_exactly(in, text.data(), text.size(), "text", fail);
+    if (size > std::uint64_t(std::numeric_limits<std::ptrdiff_t>::max() / 8)) fail("the file is too large to read");
+    const auto text = std::make_unique_for_overwrite<char[]>(static_cast<std::size_t>(size));
+    read_exactly(in, text.get(), static_cast<std::size_t>(size), "text", fail);
 
+    const char* p = text.get();
+    const char* const end = p + size;
     txt_table<T> table;
-    std::size_t first_data_line = 0;
-    std::size_t line_number = 0;
-    const char* p = text.data();
-    const char* const end = p + text.size();
-    while (p < end) {
-        ++line_number;
-        const char* eol = static_cast<const char*>(std::memchr(p, '\n', std::size_t(end - p)));
-        if (eol == nullptr) eol = end;
-        const char* comment = static_cast<const char*>(std::memchr(p, '#', std::size_t(eol - p)));
-        const char* stop = comment != nullptr ? comment : eol;
-        while (stop > p && txt_space(stop[-1])) --stop;
-        while (p < stop && txt_space(*p)) ++p;
-        if (p < stop) {  // a line with values
-            index_t count = 0;
-            while (true) {
-                const char* token_end = p;
-                if (delimiter == 0) {
-                    while (token_end < stop && !txt_space(*token_end)) ++token_end;
-                } else {
-                    while (token_end < stop && *token_end != delimiter) ++token_end;
-                }
-                const char* trimmed = token_end;
-                while (trimmed > p && txt_space(trimmed[-1])) --trimmed;
-                const std::string_view token(p, std::size_t(trimmed - p));
-                T value{};
-                if (!txt_parse(token, value))
-                    fail("line " + std::to_string(line_number) + ", value " + std::to_string(count + 1) + ": '" +
-                         std::string(token) + "' is not " +
-                         (token.empty() ? std::string("a value (an empty field)") : "a " + txt_type_name<T>()));
-                table.values.push_back(value);
-                ++count;
-                p = token_end;
-                if (p == stop) break;
-                if (delimiter != 0) ++p;  // past the delimiter; a field follows, perhaps empty
-                while (p < stop && txt_space(*p)) ++p;
-                if (delimiter == 0 && p == stop) break;
-            }
+    std::size_t line = 1, first_data_line = 0;
+    const char* line_start = p;
+    index_t count = 0;          // values on this line so far
+    bool expect_value = false;  // after a delimiter: a value must come
+    // Blanks around values: whitespace, less the delimiter (a tab, say).
+    const auto blank = [&](char c) { return txt_space(c) && c != delimiter; };
+    const auto separator = [&](char c) { return txt_space(c) || c == '\n' || c == '#' || c == delimiter; };
+    const char* value_start = p;  // of the last value parsed
+    const auto bad_value = [&](const char* at, index_t index) {
+        const char* stop = at;
+        while (stop < end && !separator(*stop)) ++stop;
+        if (delimiter != 0)  // the whole field, spaces inside included
+            while (stop < end && *stop != delimiter && *stop != '\n' && *stop != '#') ++stop;
+        while (stop > at && blank(stop[-1])) --stop;
+        const std::string token(at, stop);
+        fail("line " + std::to_string(line) + ", value " + std::to_string(index + 1) + ": '" + token + "' is not " +
+             (token.empty() ? std::string("a value (an empty field)") : "a " + txt_type_name<T>()));
+    };
+    const auto end_line = [&] {
+        if (expect_value) bad_value(p, count);  // a delimiter ends the line
+        if (count > 0) {
             if (table.rows == 0) {
                 table.columns = count;
-                first_data_line = line_number;
+                first_data_line = line;
+                // Room for as many values as lines like this one would hold (never more
+                // than one per byte and a half of the file).
+                const auto per_value = std::max<std::uint64_t>(2, std::uint64_t(p - line_start) / std::uint64_t(count));
+                table.values.reserve(static_cast<std::size_t>(size / per_value + std::uint64_t(count)));
             } else if (count != table.columns) {
-                fail("line " + std::to_string(line_number) + " has " + std::to_string(count) + " values where line " +
+                fail("line " + std::to_string(line) + " has " + std::to_string(count) + " values where line " +
                      std::to_string(first_data_line) + " has " + std::to_string(table.columns));
             }
             ++table.rows;
         }
-        p = eol + 1;
+        count = 0;
+        ++line;
+    };
+    while (true) {
+        while (p < end && blank(*p)) ++p;
+        if (p == end) {
+            end_line();
+            break;
+        }
+        const char c = *p;
+        if (c == '\n') {
+            end_line();
+            line_start = ++p;
+        } else if (c == '#') {
+            const void* eol = std::memchr(p, '\n', std::size_t(end - p));
+            p = eol != nullptr ? static_cast<const char*>(eol) : end;
+        } else if (delimiter != 0 && c == delimiter) {
+            if (count == 0 || expect_value) bad_value(p, count);  // an empty field
+            expect_value = true;
+            ++p;
+        } else {
+            if (delimiter != 0 && count > 0 && !expect_value) bad_value(value_start, count - 1);  // two in one field
+            T value;
+            const char* after = txt_parse(p, end, value);
+            if (after == nullptr || (after < end && !separator(*after))) bad_value(p, count);
+            value_start = p;
+            table.values.push_back(value);
+            ++count;
+            expect_value = false;
+            p = after;
+        }
     }
     return table;
 }
