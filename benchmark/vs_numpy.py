@@ -186,6 +186,18 @@ CREATION_RANDOM_CASES = [
     ("BM_normal_bsx", "g.standard_normal(out=r)", None, "g = np.random.default_rng(1); r = np.empty(10**7)\n"),
 ]
 
+# ---- issue 32: text files (benchmark/bench_files.cpp) ---------------------------------------
+
+# 10^5 lines of 10 doubles in np.savetxt's format, as the C++ side's file
+_TXT_INPUT = ("import tempfile, os\n"
+              "a = np.random.default_rng(42).uniform(-1.0, 1.0, (10**5, 10))\n"
+              "path = os.path.join(tempfile.mkdtemp(), 'bench.txt'); np.savetxt(path, a)\n")
+
+FILES_CASES = [
+    ("BM_load_txt_bsx", "np.loadtxt(path)", None, _TXT_INPUT),
+    ("BM_save_txt_bsx", "np.savetxt(path + '.out', a)", None, _TXT_INPUT),
+]
+
 # (title, benchmark binary, cases)
 SUITES = [
     ("element-wise", "bench_elementwise", ELEMENTWISE_CASES),
@@ -195,6 +207,7 @@ SUITES = [
     ("index reductions and statistics", "bench_index_stats", INDEX_STATS_CASES),
     ("scans and clip", "bench_scans_clip", SCAN_CLIP_CASES),
     ("creation and random numbers", "bench_creation_random", CREATION_RANDOM_CASES),
+    ("text files", "bench_files", FILES_CASES),
 ]
 
 # ---- machinery ---------------------------------------------------------------------------
