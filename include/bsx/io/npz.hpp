@@ -359,11 +359,13 @@ private:
         return std::string(name.ends_with(".npy") ? name.substr(0, name.size() - 4) : name);
     }
 
+    /// The member named `name`, else `name` + ".npy" (as np.load); of two with one name, the
+    /// last, as Python's zipfile.
     const detail::zip_entry* find(std::string_view name) const noexcept {
-        for (const auto& e : entries_)
-            if (e.name == name) return &e;
-        for (const auto& e : entries_)
-            if (e.name.size() == name.size() + 4 && e.name.starts_with(name) && e.name.ends_with(".npy")) return &e;
+        for (auto e = entries_.rbegin(); e != entries_.rend(); ++e)
+            if (e->name == name) return &*e;
+        for (auto e = entries_.rbegin(); e != entries_.rend(); ++e)
+            if (e->name.size() == name.size() + 4 && e->name.starts_with(name) && e->name.ends_with(".npy")) return &*e;
         return nullptr;
     }
 
