@@ -218,6 +218,18 @@ ASSEMBLY_CASES = [
     ("BM_roll_bsx", "np.roll(img, 5, axis=1)", None, _IMAGE),
 ]
 
+# ---- issue 32: text files (benchmark/bench_files.cpp) ---------------------------------------
+
+# 10^5 lines of 10 doubles in np.savetxt's format, as the C++ side's file
+_TXT_INPUT = ("import tempfile, os\n"
+              "a = np.random.default_rng(42).uniform(-1.0, 1.0, (10**5, 10))\n"
+              "path = os.path.join(tempfile.mkdtemp(), 'bench.txt'); np.savetxt(path, a)\n")
+
+FILES_CASES = [
+    ("BM_load_txt_bsx", "np.loadtxt(path)", None, _TXT_INPUT),
+    ("BM_save_txt_bsx", "np.savetxt(path + '.out', a)", None, _TXT_INPUT),
+]
+
 # (title, benchmark binary, cases)
 SUITES = [
     ("element-wise", "bench_elementwise", ELEMENTWISE_CASES),
@@ -229,6 +241,7 @@ SUITES = [
     ("creation and random numbers", "bench_creation_random", CREATION_RANDOM_CASES),
     ("indexing by arrays", "bench_gather", GATHER_CASES),
     ("assembly", "bench_assembly", ASSEMBLY_CASES),
+    ("text files", "bench_files", FILES_CASES),
 ]
 
 # ---- machinery ---------------------------------------------------------------------------

@@ -49,4 +49,8 @@
 #include "algorithm/quantile.hpp"
 #include "algorithm/sort.hpp"
 #include "io/npy.hpp"
+#ifdef BSX_HAVE_ZLIB
+#include "io/npz.hpp"
+#endif
 #include "io/print.hpp"
+#include "io/text.hpp"
