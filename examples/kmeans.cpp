@@ -9,8 +9,9 @@
 //          ...
 //
 // The points are k clusters drawn with bsx::random; the initial centres are k points chosen
-// by g.permutation. Each step is checked against the same step in plain loops (labels equal,
-// centres within 1e-12); exit code 1 if a check fails.
+// by g.permutation and gathered with bsx::take. Each step is checked against the same step
+// in plain loops (labels equal, centres within 1e-12), and its centres against the masked
+// means (NumPy's x[labels == j].mean(axis=0)); exit code 1 if a check fails.
 //
 // Usage: kmeans [n k steps]      (n >= k >= 1, steps >= 1; default 2000 4 5)
 
@@ -73,9 +74,8 @@ int main(int argc, char** argv) {
 
     // Random initialisation: k distinct points.
     const bsx::array<index_t, 1> pick = g.permutation(n);
-    bsx::array<double, 2> c = bsx::zeros<double>(k, dims), c_loops = bsx::zeros<double>(k, dims);
-    for (index_t j = 0; j < k; ++j) c.row(j) = x.row(pick(j));
-    c_loops = c;
+    bsx::array<double, 2> c = bsx::take(x, bsx::slice(pick, bsx::range(0, k)), 0);
+    bsx::array<double, 2> c_loops = c;
 
     const auto centre_index = bsx::in_dims<2>(bsx::arange<index_t>(0, k), {1});  // (1, k)
     index_t failures = 0;
@@ -100,6 +100,14 @@ int main(int argc, char** argv) {
                     ++failures <= 5)
                     std::cerr << "kmeans: step " << step << ": centre " << j << " coordinate " << d << " is " << c(j, d)
                               << ", expected " << c_loops(j, d) << '\n';
+        for (index_t j = 0; j < k; ++j)  // the masked means of the centres that have points
+            for (index_t d = 0; d < dims; ++d)
+                if (const bsx::array<double, 1> mine = x.col(d)(bsx::in_dims<2>(labels == j, {0})); mine.size() > 0) {
+                    const double mean = bsx::mean(mine);
+                    if (!(std::abs(c(j, d) - mean) <= 1e-12 * std::max(1.0, std::abs(mean))) && ++failures <= 5)
+                        std::cerr << "kmeans: step " << step << ": centre " << j << " coordinate " << d << " is "
+                                  << c(j, d) << ", the masked mean " << mean << '\n';
+                }
         std::cout << "step " << step << ": inertia " << bsx::sum(bsx::min(d2, bsx::axis(1))) << '\n';
     }
     std::cout << "centres:\n" << c << '\n';
