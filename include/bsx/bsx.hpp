@@ -43,6 +43,8 @@
 
 #include "compare.hpp"
 #include "scans.hpp"
+#include "algorithm/einsum.hpp"
+#include "algorithm/products.hpp"
 #include "algorithm/quantile.hpp"
 #include "algorithm/sort.hpp"
 #include "io/npy.hpp"
