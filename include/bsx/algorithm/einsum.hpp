@@ -3,6 +3,7 @@
 // matrix product (products.hpp); anything else as one fused broadcast-and-sum over views.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <stdexcept>
@@ -151,31 +152,44 @@ void einsum_extents(std::string_view subscripts, const einsum_spec& spec, std::s
     }
 }
 
+/// Where one operand's axes go: axis a of the operand is axis slot[a] of its view over its
+/// distinct letters (a letter twice takes the diagonal), and view axis d is axis dims[d] of
+/// the rank of all letters (increasing).
+struct einsum_placement {
+    std::array<index_t, 8> dims{};
+    std::array<std::size_t, 8> slot{};
+};
+
+constexpr einsum_placement place_operand(const einsum_spec& spec, std::size_t operand) {
+    einsum_placement p;
+    std::size_t count = 0;
+    for (std::size_t l = 0; l < spec.letters; ++l) {
+        bool found = false;
+        for (std::size_t a = 0; a < spec.ranks[operand]; ++a)
+            if (spec.in[operand][a] == spec.order[l]) {
+                p.dims[count] = index_t(l);
+                p.slot[a] = count;
+                found = true;
+            }
+        count += found ? 1 : 0;
+    }
+    return p;
+}
+
 /// Operand `I` as a view over its distinct letters, in their axis order, placed at the
 /// rank of all letters.
 template <einsum_spec Spec, std::size_t I, class T, std::size_t N>
 auto einsum_placed(const array<T, N>& x) {
     constexpr std::size_t D = einsum_distinct(Spec, I);
-    constexpr std::size_t R = Spec.letters;
-    // The distinct letters' positions, increasing, and the axes that carry each.
+    static constexpr einsum_placement placement = place_operand(Spec, I);
     std::array<index_t, D> dims{};
+    std::copy_n(placement.dims.begin(), D, dims.begin());
     shape_t<D> shape{}, strides{};
-    std::size_t count = 0;
-    for (std::size_t l = 0; l < R; ++l) {
-        bool found = false;
-        for (std::size_t a = 0; a < N; ++a)
-            if (Spec.in[I][a] == Spec.order[l]) {
-                if (!found) {
-                    dims[count] = index_t(l);
-                    shape[count] = x.shape()[a];
-                    strides[count] = 0;
-                }
-                strides[count] += x.strides()[a];
-                found = true;
-            }
-        count += found ? 1 : 0;
+    for (std::size_t a = 0; a < N; ++a) {
+        shape[placement.slot[a]] = x.shape()[a];
+        strides[placement.slot[a]] += x.strides()[a];
     }
-    return in_dims<R>(strided_view<const T, D>(x.data(), shape, strides), dims);
+    return in_dims<Spec.letters>(strided_view<const T, D>(x.data(), shape, strides), dims);
 }
 
 template <einsum_spec Spec, class... A, std::size_t... I>
@@ -194,52 +208,64 @@ auto einsum_fused(std::index_sequence<I...>, const A&... x) {
     }
 }
 
+/// How a contraction runs: a's axes in the order (batch, m, k), b's in (batch, k, n), and
+/// the result's letters grouped (batch, m, n): grouped[i] is the result axis of grouped
+/// axis i, kind[i] its group (0 batch, 1 m, 2 n).
+struct einsum_contraction_plan {
+    std::array<index_t, 8> a_order{}, b_order{};
+    std::array<std::size_t, 8> grouped{};
+    std::array<int, 8> kind{};
+};
+
+constexpr index_t einsum_axis_of(const einsum_spec& spec, std::size_t operand, char c) {
+    for (std::size_t i = 0; i < spec.ranks[operand]; ++i)
+        if (spec.in[operand][i] == c) return index_t(i);
+    return -1;
+}
+
+constexpr einsum_contraction_plan plan_contraction(const einsum_spec& spec) {
+    einsum_contraction_plan plan;
+    std::size_t count = 0, ca = 0, cb = 0;
+    for (int group = 0; group < 3; ++group)
+        for (std::size_t l = 0; l < spec.result_rank; ++l) {
+            const char c = spec.order[l];
+            const bool ina = spec.has(0, c), inb = spec.has(1, c);
+            if ((group == 0 && ina && inb) || (group == 1 && ina && !inb) || (group == 2 && !ina && inb)) {
+                plan.grouped[count] = l;
+                plan.kind[count++] = group;
+                if (ina) plan.a_order[ca++] = einsum_axis_of(spec, 0, c);
+                if (group == 0) plan.b_order[cb++] = einsum_axis_of(spec, 1, c);
+            }
+        }
+    for (std::size_t l = spec.result_rank; l < spec.letters; ++l) {
+        plan.a_order[ca++] = einsum_axis_of(spec, 0, spec.order[l]);
+        plan.b_order[cb++] = einsum_axis_of(spec, 1, spec.order[l]);
+    }
+    for (std::size_t i = 0; i < count; ++i)
+        if (plan.kind[i] == 2) plan.b_order[cb++] = einsum_axis_of(spec, 1, spec.order[plan.grouped[i]]);
+    return plan;
+}
+
 /// A contraction as one batched matrix product: a's axes ordered (batch, m, k), b's
 /// (batch, k, n), the product's (batch, m, n) put in the result's order.
 template <einsum_spec Spec, class T, std::size_t RA, std::size_t RB>
 auto einsum_contraction(const array<T, RA>& a, const array<T, RB>& b,
                         const std::array<index_t, einsum_max_letters>& extent) {
     constexpr std::size_t R = Spec.result_rank;
-    // The result's letters grouped: batch (both operands), then m (a only), then n (b only).
-    constexpr auto grouped = [] {
-        std::array<std::size_t, 8> g{};
-        std::size_t c = 0;
-        for (int group = 0; group < 3; ++group)
-            for (std::size_t l = 0; l < Spec.result_rank; ++l) {
-                const bool ina = Spec.has(0, Spec.order[l]), inb = Spec.has(1, Spec.order[l]);
-                if ((group == 0 && ina && inb) || (group == 1 && ina && !inb) || (group == 2 && !ina && inb))
-                    g[c++] = l;
-            }
-        return g;
-    }();
-    const auto axis_of = [](std::size_t operand, char c) {
-        for (std::size_t i = 0; i < Spec.ranks[operand]; ++i)
-            if (Spec.in[operand][i] == c) return index_t(i);
-        return index_t(-1);
-    };
+    static constexpr einsum_contraction_plan plan = plan_contraction(Spec);
     std::array<index_t, RA> pa{};
     std::array<index_t, RB> pb{};
-    std::size_t ca = 0, cb = 0;
+    std::copy_n(plan.a_order.begin(), RA, pa.begin());
+    std::copy_n(plan.b_order.begin(), RB, pb.begin());
     index_t batch = 1, m = 1, n = 1, k = 1;
     shape_t<std::max<std::size_t>(R, 1)> grouped_shape;
     grouped_shape.fill(1);  // a scalar result: one element
     for (std::size_t i = 0; i < R; ++i) {
-        const char c = Spec.order[grouped[i]];
-        const bool ina = Spec.has(0, c), inb = Spec.has(1, c);
-        grouped_shape[i] = extent[grouped[i]];
-        if (ina && inb) batch *= extent[grouped[i]];
-        if (ina && !inb) m *= extent[grouped[i]];
-        if (!ina && inb) n *= extent[grouped[i]];
-        if (ina) pa[ca++] = axis_of(0, c);
-        if (ina && inb) pb[cb++] = axis_of(1, c);
+        const index_t e = extent[plan.grouped[i]];
+        grouped_shape[i] = e;
+        (plan.kind[i] == 0 ? batch : plan.kind[i] == 1 ? m : n) *= e;
     }
-    for (std::size_t l = R; l < Spec.letters; ++l) {
-        k *= extent[l];
-        pa[ca++] = axis_of(0, Spec.order[l]);
-        pb[cb++] = axis_of(1, Spec.order[l]);
-    }
-    for (std::size_t i = 0; i < R; ++i)
-        if (!Spec.has(0, Spec.order[grouped[i]])) pb[cb++] = axis_of(1, Spec.order[grouped[i]]);
+    for (std::size_t l = R; l < Spec.letters; ++l) k *= extent[l];
     const array<T, RA> ag(permute(a, pa));
     const array<T, RB> bg(permute(b, pb));
     std::vector<index_t> a_offset(static_cast<std::size_t>(batch)), b_offset(static_cast<std::size_t>(batch));
@@ -253,20 +279,21 @@ auto einsum_contraction(const array<T, RA>& a, const array<T, RB>& b,
         return *c.data();
     } else {
         std::array<index_t, R> back{};  // result axis i is grouped axis back[i]
-        for (std::size_t i = 0; i < R; ++i) back[grouped[i]] = index_t(i);
+        for (std::size_t i = 0; i < R; ++i) back[plan.grouped[i]] = index_t(i);
         return array<T, R>(permute(c, back));
     }
 }
 
 template <einsum_spec Spec, class X, class Y>
 auto einsum_pair(std::string_view subscripts, X&& x, Y&& y) {
+    static constexpr einsum_spec spec = Spec;
     using T = product_t<X, Y>;
     const auto& a = contiguous_as<T>(std::forward<X>(x));
     const auto& b = contiguous_as<T>(std::forward<Y>(y));
     std::array<index_t, einsum_max_letters> extent;
     extent.fill(-1);
-    einsum_extents(subscripts, Spec, 0, a.shape(), extent);
-    einsum_extents(subscripts, Spec, 1, b.shape(), extent);
+    einsum_extents(subscripts, spec, 0, a.shape(), extent);
+    einsum_extents(subscripts, spec, 1, b.shape(), extent);
     return einsum_contraction<Spec>(a, b, extent);
 }
 
@@ -285,7 +312,8 @@ auto einsum_run(std::string_view subscripts, std::index_sequence<I...> seq, X&&.
             contiguous_as<std::remove_cv_t<value_type_t<X>>>(std::forward<X>(x))...);
         std::array<index_t, einsum_max_letters> extent;
         extent.fill(-1);
-        (einsum_extents(subscripts, Spec, I, std::get<I>(operands).shape(), extent), ...);
+        static constexpr einsum_spec spec = Spec;
+        (einsum_extents(subscripts, spec, I, std::get<I>(operands).shape(), extent), ...);
         return einsum_fused<Spec>(seq, std::get<I>(operands)...);
     }
 }
