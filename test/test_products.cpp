@@ -53,10 +53,10 @@ void expect_scalar(T got, const std::string& name) {
     BOOST_TEST(got == want(0), boost::test_tools::tolerance(1e-12));
 }
 
-/// C = A B by the triple loop, in T (wrapping through the unsigned type for integers).
+/// C = A B by the triple loop, in T (integers wrap: computed in uint64, then converted).
 template <class T>
 std::vector<T> loop_product(const std::vector<T>& a, const std::vector<T>& b, index_t m, index_t n, index_t k) {
-    using U = bsx::detail::gemm_compute_t<T>;
+    using U = std::conditional_t<std::is_integral_v<T>, std::uint64_t, T>;
     std::vector<T> c(std::size_t(m * n));
     for (index_t i = 0; i < m; ++i)
         for (index_t j = 0; j < n; ++j) {
@@ -71,7 +71,9 @@ template <class T>
 std::vector<T> values(std::size_t count, std::uint64_t seed) {
     const auto v = test_support::random_values(count, seed, -100.0, 100.0);
     std::vector<T> out(count);
-    for (std::size_t i = 0; i < count; ++i) out[i] = T(std::is_integral_v<T> ? std::round(v[i]) : v[i]);
+    // Integers through int64 (negative values wrap into unsigned types, as conversions do).
+    for (std::size_t i = 0; i < count; ++i)
+        out[i] = std::is_integral_v<T> ? T(std::int64_t(std::round(v[i]))) : T(v[i]);
     return out;
 }
 
