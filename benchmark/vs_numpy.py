@@ -186,6 +186,15 @@ CREATION_RANDOM_CASES = [
     ("BM_normal_bsx", "g.standard_normal(out=r)", None, "g = np.random.default_rng(1); r = np.empty(10**7)\n"),
 ]
 
+# ---- issue 32: products (benchmark/bench_matmul.cpp) ---------------------------------------
+# NumPy's @ runs on its BLAS, pinned to one thread above (OPENBLAS_NUM_THREADS=1).
+
+MATMUL_CASES = [
+    (f"BM_matmul_{variant}<{n}>", "a @ b", None,
+     f"g = np.random.default_rng(1); a = g.uniform(-1.0, 1.0, ({n}, {n})); b = g.uniform(-1.0, 1.0, ({n}, {n}))\n")
+    for variant in ("bsx", "own") for n in (200, 1000, 2000)
+]
+
 # (title, benchmark binary, cases)
 SUITES = [
     ("element-wise", "bench_elementwise", ELEMENTWISE_CASES),
@@ -195,6 +204,7 @@ SUITES = [
     ("index reductions and statistics", "bench_index_stats", INDEX_STATS_CASES),
     ("scans and clip", "bench_scans_clip", SCAN_CLIP_CASES),
     ("creation and random numbers", "bench_creation_random", CREATION_RANDOM_CASES),
+    ("products", "bench_matmul", MATMUL_CASES),
 ]
 
 # ---- machinery ---------------------------------------------------------------------------
