@@ -208,9 +208,16 @@ void gemm_own(index_t m, index_t n, index_t k, const T* a, index_t lda, const T*
     });
 }
 
-/// Whether C = A B goes to the BLAS: float or double, a BLAS found, sizes it takes.
+/// The element types the BLAS multiplies.
 template <class T>
 constexpr bool gemm_blas_type = std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+/// Whether this translation unit sends float and double products to the BLAS.
+#ifdef BSX_HAVE_BLAS
+inline constexpr bool uses_blas = true;
+#else
+inline constexpr bool uses_blas = false;
+#endif
 
 /// C = A B: the BLAS where there is one for T and the sizes fit its int, else the own kernel.
 template <class T>
