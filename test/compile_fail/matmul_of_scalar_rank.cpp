@@ -1,4 +1,4 @@
-// expect: no matching function for call to .matmul
+// expect: bsx: matmul takes operands of rank 1 or more
 #include <bsx/bsx.hpp>
 int main() {
     bsx::array<double, 0> a;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../array.hpp"
+#include "../detail/refusals.hpp"
 #include "../eval/parallel.hpp"
 #include "../expr/ops.hpp"
 #include "../reduce/reductions.hpp"
@@ -194,6 +195,13 @@ template <expression X, expression Y>
 auto matmul(X&& x, Y&& y) {
     return detail::matmul_with(detail::gemm_backend::any, std::forward<X>(x), std::forward<Y>(y));
 }
+
+// A 0-D operand selects a deleted overload, whose name's macro quotes the reason.
+// clang-format off
+template <expression X, expression Y>
+    requires(rank_v<X> == 0 || rank_v<Y> == 0)
+void BSX_REFUSAL_MATMUL_OF_SCALAR(matmul)(X&&, Y&&) = delete;
+// clang-format on
 
 /// NumPy's dot: the scalar product of two vectors, the matrix product of two matrices, the
 /// sum over the last axis of x and the second-to-last of y otherwise (result: x's shape
