@@ -2,8 +2,10 @@
 // loops, at 1 and 2 OpenMP threads (the hand loops are serial: argmax's scan is serial in
 // bsx too):
 //
-//   argmax_axis0/axis1   r = bsx::argmax(x, k)           hand: one scan in memory order,
-//                                                        keeping the first index of the max
+//   argmax_axis0/axis1   r = bsx::argmax(x, k)           hand: axis 0 one scan in memory order,
+//                                                        keeping the first index of the max;
+//                                                        axis 1 each row's max in vector lanes,
+//                                                        then the first place it occurs
 //   std_axis0/axis1      r = bsx::std(x, k)              hand: the two passes, mean then the
 //                                                        sum of squared deviations
 
@@ -67,11 +69,13 @@ void BM_argmax_hand(benchmark::State& state) {
                     r[j] = more ? i : r[j];
                 }
         } else {
-            for (bsx::index_t i = 0; i < n; ++i) {
+            for (bsx::index_t i = 0; i < n; ++i) {  // the max in vector lanes, then its first place
                 const double* row = p + i * n;
+                double most = row[0];
+#pragma omp simd reduction(max : most)
+                for (bsx::index_t j = 0; j < n; ++j) most = std::max(most, row[j]);
                 bsx::index_t at = 0;
-                for (bsx::index_t j = 1; j < n; ++j)
-                    if (row[j] > row[at]) at = j;
+                while (row[at] != most) ++at;
                 r[i] = at;
             }
         }

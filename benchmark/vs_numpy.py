@@ -186,6 +186,50 @@ CREATION_RANDOM_CASES = [
     ("BM_normal_bsx", "g.standard_normal(out=r)", None, "g = np.random.default_rng(1); r = np.empty(10**7)\n"),
 ]
 
+# ---- issue 32: indexing by arrays (benchmark/bench_gather.cpp) ------------------------------
+# take: 10^6 random int64 indices into 10^6 doubles, into a preallocated r; masked: a fair
+# random mask on 4000x4000, NumPy's fastest spelling of `x(m) = y + 1.0` (np.putmask, ahead
+# of np.copyto(..., where=m) and x[m] = y[m] + 1.0).
+
+GATHER_CASES = [
+    ("BM_take_bsx", "np.take(x, idx, out=r)", None,
+     "_g = np.random.default_rng(42); x = _g.uniform(-1.0, 1.0, 10**6)\n"
+     "idx = _g.integers(0, 10**6, 10**6); r = np.empty(10**6)\n"),
+    ("BM_masked_bsx", "np.putmask(x, m, y + 1.0)", "where(m, y + 1.0, x)",
+     "_g = np.random.default_rng(43); x = _g.uniform(0.5, 2.0, (4000, 4000))\n"
+     "y = _g.uniform(0.5, 2.0, (4000, 4000)); m = _g.random((4000, 4000)) < 0.5; r = x\n"),
+]
+
+# ---- issue 32: assembly and rearrangement (benchmark/bench_assembly.cpp) -----------------
+
+_HALVES = ("a = np.random.default_rng(1).uniform(0.5, 1.5, (2000, 4000)); "
+           "b = np.random.default_rng(2).uniform(0.5, 1.5, (2000, 4000))\n")
+_IMAGE = "img = np.random.default_rng(3).uniform(0.5, 1.5, (1080, 1920)); r = np.empty_like(img)\n"
+
+ASSEMBLY_CASES = [
+    ("BM_concat_plus_bsx", "np.add(np.concatenate([a, b], axis=0), 1.0, out=r)", None,
+     _HALVES + "r = np.empty((4000, 4000))\n"),
+    ("BM_concat_lazy_bsx", "np.concatenate([a * 2.0, b + 1.0], axis=0, out=r)", None,
+     _HALVES + "r = np.empty((4000, 4000))\n"),
+    ("BM_concat_axis1_bsx", "np.add(np.concatenate([a, b], axis=1), 1.0, out=r)", None,
+     _HALVES + "r = np.empty((2000, 8000))\n"),
+    ("BM_pad_reflect_bsx", "np.pad(img, 8, mode='reflect')", None, _IMAGE),
+    ("BM_flip_bsx", "np.copyto(r, np.flip(img))", None, _IMAGE),
+    ("BM_roll_bsx", "np.roll(img, 5, axis=1)", None, _IMAGE),
+]
+
+# ---- issue 32: text files (benchmark/bench_files.cpp) ---------------------------------------
+
+# 10^5 lines of 10 doubles in np.savetxt's format, as the C++ side's file
+_TXT_INPUT = ("import tempfile, os\n"
+              "a = np.random.default_rng(42).uniform(-1.0, 1.0, (10**5, 10))\n"
+              "path = os.path.join(tempfile.mkdtemp(), 'bench.txt'); np.savetxt(path, a)\n")
+
+FILES_CASES = [
+    ("BM_load_txt_bsx", "np.loadtxt(path)", None, _TXT_INPUT),
+    ("BM_save_txt_bsx", "np.savetxt(path + '.out', a)", None, _TXT_INPUT),
+]
+
 # ---- issue 32: products (benchmark/bench_matmul.cpp) ---------------------------------------
 # NumPy's @ runs on its BLAS, pinned to one thread above (OPENBLAS_NUM_THREADS=1).
 
@@ -204,6 +248,9 @@ SUITES = [
     ("index reductions and statistics", "bench_index_stats", INDEX_STATS_CASES),
     ("scans and clip", "bench_scans_clip", SCAN_CLIP_CASES),
     ("creation and random numbers", "bench_creation_random", CREATION_RANDOM_CASES),
+    ("indexing by arrays", "bench_gather", GATHER_CASES),
+    ("assembly", "bench_assembly", ASSEMBLY_CASES),
+    ("text files", "bench_files", FILES_CASES),
     ("products", "bench_matmul", MATMUL_CASES),
 ]
 

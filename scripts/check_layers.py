@@ -27,6 +27,9 @@ LAYERS = {
     "fixed_array.hpp": 7,
     "compare.hpp": 7,
     "scans.hpp": 7,
+    "gather.hpp": 7,
+    "masks.hpp": 7,
+    "assembly.hpp": 7,
     "io": 8,
     "algorithm": 8,  # eager algorithms on arrays: sorting and sets
     "bsx.hpp": 9,

@@ -22,8 +22,14 @@
 //     reshape, broadcast_to, a reduction over a transposed expression) into preallocated
 //     destinations: nothing, no temporary of the expression; `a = transpose(a + 1)`: one
 //     copy of a, never a temporary of a + 1 besides.
+//   * assembly (concatenate, pad, flip, roll, stack, tile): building the node and assigning
+//     it into a preallocated destination, whole or inside a larger expression: nothing;
+//     `x = roll(x, 1, 0)`, which reads x elsewhere: one buffer of x's size.
 //   * generated leaves: `r = a + eye<double>(n)`, random expressions and the like into a
 //     preallocated r: nothing.
+//   * lazy gathers: `r = take(x, idx) * 2` (flattened) and `r = take(a, idx, 1) + 1` (along
+//     an axis: a generated position leaf) into a preallocated r: nothing; the masked
+//     assignment `x(m) = x * 2`: nothing.
 // The exact numbers are printed (run with --log_level=message to see them).
 #define BOOST_TEST_MODULE bsx_allocations
 #include <boost/test/unit_test.hpp>
@@ -533,3 +539,85 @@ BOOST_AUTO_TEST_CASE(scans_allocate_their_result_and_block_totals) {
         }
     }
 }
+
+BOOST_AUTO_TEST_CASE(lazy_take_and_masked_assignment_allocate_nothing) {
+    const index_t n = 1000;
+    const auto a = random_matrix(n, n, 9);
+    bsx::array<index_t, 1> idx(bsx::shape_t<1>{n});
+    for (index_t k = 0; k < n; ++k) idx.data()[k] = (k * 37) % n - (k % 2 == 0 ? n : 0);
+    bsx::array<double, 1> flat(bsx::shape_t<1>{n});
+    bsx::array<double, 2> r({n, n});
+    auto x = random_matrix(n, n, 10);
+    const auto m = a > 50.0;
+    for (int t : thread_counts()) {
+        set_threads(t);
+        BOOST_TEST_CONTEXT("threads = " << t) {
+            r = bsx::take(a, idx, 1) + 1.0;  // warm-up
+            const auto u = measure([&] {
+                flat = bsx::take(a, idx) * 2.0;
+                r = bsx::take(a, idx, 1) + 1.0;
+            });
+            BOOST_TEST_MESSAGE("take into preallocated destinations, threads="
+                               << t << ": " << u.calls << " allocations, " << u.bytes << " bytes");
+            BOOST_TEST(u.calls == 0u);
+            BOOST_TEST(u.bytes == 0u);
+            BOOST_TEST(flat(3) == a.data()[111] * 2.0);  // idx(3) is 111
+            BOOST_TEST(r(5, 2) == a(5, 74) + 1.0);       // idx(2) is 74 - n
+            const auto v = measure([&] { x(m) = x * 2.0; });
+            BOOST_TEST_MESSAGE("x(m) = x * 2, threads=" << t << ": " << v.calls << " allocations");
+            BOOST_TEST(v.calls == 0u);
+            BOOST_AUTO_TEST_CASE(assembly_into_a_preallocated_destination_allocates_nothing) {
+                const index_t n = 400;
+                const auto a = random_matrix(n, n, 31);
+                const auto b = random_matrix(n, n, 32);
+                bsx::array<double, 2> r(std::array<index_t, 2>{2 * n, n});
+                bsx::array<double, 2> p(std::array<index_t, 2>{n + 3, n + 5});
+                bsx::array<double, 2> s(std::array<index_t, 2>{n, n});
+                bsx::array<double, 3> st(std::array<index_t, 3>{n, 2, n});
+                for (int t : thread_counts()) {
+                    set_threads(t);
+                    BOOST_TEST_CONTEXT("threads = " << t) {
+                        // Arrays listed in braces are copied by C++ (the list's elements), then kept by
+                        // the node: two copies each. concatenate(a, b, axis) and views copy nothing.
+                        const auto u1 = measure([&] { r = bsx::concatenate({a, b}, 0); });
+                        BOOST_TEST_MESSAGE("concatenate({a, b}, 0), threads=" << t << ": " << u1.calls
+                                                                              << " allocations");
+                        BOOST_TEST(u1.calls <= 4u);
+                        const auto u2 = measure([&] {
+                            r = bsx::concatenate(a * 2.0, b + 1.0, 0);
+                            r = bsx::concatenate(a, b, 0) + 1.0;
+                            r = bsx::concatenate({bsx::slice(a, bsx::all), bsx::slice(b, bsx::all)}, 0);
+                            st = bsx::stack({bsx::slice(a, bsx::all), bsx::slice(b, bsx::all)}, 1);
+                        });
+                        BOOST_TEST_MESSAGE("concatenate and stack, no arrays in braces, threads="
+                                           << t << ": " << u2.calls << " allocations");
+                        BOOST_TEST(u2.calls == 0u);
+                        BOOST_TEST(r(n + 3, 4) == b(3, 4));
+                        BOOST_TEST(st(3, 1, 4) == b(3, 4));
+                        const auto u3 = measure([&] {
+                            p = bsx::pad(a, {{1, 2}, {2, 3}}, bsx::pad_reflect);
+                            p = bsx::pad(a * 2.0, {{1, 2}, {2, 3}}, bsx::pad_constant(1.0));
+                            p = bsx::pad(a, {{1, 2}, {2, 3}}, bsx::pad_edge) + 1.0;
+                        });
+                        BOOST_TEST_MESSAGE("pad, threads=" << t << ": " << u3.calls << " allocations");
+                        BOOST_TEST(u3.calls == 0u);
+                        BOOST_TEST(p(0, 0) == a(0, 0) + 1.0);
+                        const auto u4 = measure([&] {
+                            s = bsx::flip(a);
+                            s = bsx::flip(a * 2.0, 1) + b;
+                            s = bsx::roll(a, 3, 1);
+                            s = bsx::tile(bsx::slice(a, bsx::range(0, n / 2)), {2, 1});
+                        });
+                        BOOST_TEST_MESSAGE("flip, roll, tile, threads=" << t << ": " << u4.calls << " allocations");
+                        BOOST_TEST(u4.calls == 0u);
+                        BOOST_TEST(s(n / 2 + 1, 3) == a(1, 3));
+                        s = a;
+                        const auto u5 = measure([&] { s = bsx::roll(s, 1, 0); });
+                        BOOST_TEST_MESSAGE("s = roll(s, 1, 0), threads=" << t << ": " << u5.calls << " allocations, "
+                                                                         << u5.bytes << " bytes");
+                        BOOST_TEST(u5.calls == 1u);
+                        BOOST_TEST(u5.bytes <= std::size_t(n * n) * sizeof(double) + 256);
+                        BOOST_TEST(s(1, 5) == a(0, 5));
+                    }
+                }
+            }

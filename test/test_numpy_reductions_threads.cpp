@@ -374,6 +374,48 @@ BOOST_AUTO_TEST_CASE(index_reductions_errors) {
     expect_values(bsx::count_nonzero(e, 0), "(3,)", {0, 0, 0});
 }
 
+// Lines longer than the scan's blocks of 256: the extreme, its ties, NaNs and infinities in
+// later blocks and in the tail, and lines whose extreme is the type's own limit.
+BOOST_AUTO_TEST_CASE(index_reductions_along_long_lines) {
+    const double inf = std::numeric_limits<double>::infinity();
+    const auto check = [](const std::vector<double>& line) {
+        const auto x = make_array<1>({index_t(line.size())}, line);
+        BOOST_TEST(bsx::argmax(x) == ref_arg<true>(line));
+        BOOST_TEST(bsx::argmin(x) == ref_arg<false>(line));
+        if (ref_arg<true, true>(line) >= 0) {
+            BOOST_TEST(bsx::nanargmax(x) == (ref_arg<true, true>(line)));
+            BOOST_TEST(bsx::nanargmin(x) == (ref_arg<false, true>(line)));
+        }
+    };
+    for (const index_t m : {1000, 1037}) {
+        BOOST_TEST_CONTEXT("length " << m) {
+            auto v = random_values(std::size_t(m), 11);
+            for (auto& d : v) d = std::round(d / 8);  // ties within and across blocks
+            check(v);
+            v[700] = 1e9, v[900] = 1e9, v[3] = -1e9, v[600] = -1e9;  // in later blocks, tied
+            check(v);
+            v[std::size_t(m) - 1] = inf, v[std::size_t(m) - 2] = -inf;  // in the tail
+            check(v);
+            v[520] = qnan, v[800] = qnan;  // the first NaN wins; nan* forms skip both
+            check(v);
+            check(std::vector<double>(std::size_t(m), -inf));
+            check(std::vector<double>(std::size_t(m), inf));
+            std::vector<double> nans(std::size_t(m), qnan);
+            nans[600] = -inf;
+            check(nans);
+            BOOST_TEST(bsx::nanargmax(make_array<1>({m}, nans)) == 600);
+            const std::vector<index_t> shape{m};
+            std::vector<double> lowest(std::size_t(m), double(std::numeric_limits<int>::min()));
+            const auto ints = make_array<1>(shape, lowest);
+            BOOST_TEST(bsx::argmax(bsx::cast<int>(ints)) == 0);
+            BOOST_TEST(bsx::argmin(bsx::cast<int>(ints) + 0) == 0);
+            lowest[900] = 0;
+            BOOST_TEST(bsx::argmax(bsx::eval(bsx::cast<int>(make_array<1>(shape, lowest)))) == 900);
+            BOOST_TEST(bsx::argmax(bsx::eval(make_array<1>(shape, lowest) > 1.0)) == 0);  // all false
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(index_reductions_same_result_at_any_thread_count) {
     // Many ties (values rounded to a few levels) and a few NaNs, along each axis.
     const std::vector<index_t> shape{50, 60, 70};

@@ -31,6 +31,7 @@
 #include "eval/compound_assignment.hpp"
 
 #include "array.hpp"
+#include "assembly.hpp"
 #include "creation.hpp"
 #include "factories.hpp"
 #include "fixed_array.hpp"
@@ -43,9 +44,15 @@
 
 #include "compare.hpp"
 #include "scans.hpp"
+#include "gather.hpp"
+#include "masks.hpp"
 #include "algorithm/einsum.hpp"
 #include "algorithm/products.hpp"
 #include "algorithm/quantile.hpp"
 #include "algorithm/sort.hpp"
 #include "io/npy.hpp"
+#ifdef BSX_HAVE_ZLIB
+#include "io/npz.hpp"
+#endif
 #include "io/print.hpp"
+#include "io/text.hpp"

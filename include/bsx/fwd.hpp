@@ -19,6 +19,10 @@ class strided_view;
 template <class T, index_t... E>
 class fixed_array;
 
+/// masks.hpp: `x(mask)` of view/strided_access.hpp, a masked selection of a view of x.
+template <class T, std::size_t N, class HeldMask>
+class masked;
+
 /// reduce/reductions.hpp: `bsx::all`, the slice spec of view/slice.hpp that is also the
 /// all() reduction.
 struct all_t;

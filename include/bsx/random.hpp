@@ -4,6 +4,7 @@
 // chunk length or slice, on any platform.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <concepts>
@@ -55,6 +56,31 @@ struct stream {
         const auto w = philox4x32({std::uint32_t(n), std::uint32_t(n >> 32), call, attempt}, key);
         return {std::uint64_t(w[0]) << 32 | w[1], std::uint64_t(w[2]) << 32 | w[3]};
     }
+
+    static constexpr index_t max_words = 64;
+    /// bits(first + t * step)[0] into words[t] for t < n <= max_words: the same rounds as
+    /// philox4x32, each one pass over the n blocks, a loop that vectorizes (one block per
+    /// call does not).
+    void first_words(index_t first, index_t step, index_t n, std::uint64_t* words) const noexcept {
+        std::uint32_t c0[max_words], c1[max_words], c2[max_words], c3[max_words];
+        for (index_t t = 0; t < n; ++t) {
+            const auto i = std::uint64_t(first + t * step);
+            c0[t] = std::uint32_t(i), c1[t] = std::uint32_t(i >> 32), c2[t] = call, c3[t] = 0;
+        }
+        std::array<std::uint32_t, 2> k = key;
+        for (int round = 0; round < 10; ++round) {
+            if (round > 0) k[0] += 0x9E3779B9, k[1] += 0xBB67AE85;
+            BSX_SIMD_LOOP
+            for (index_t t = 0; t < n; ++t) {
+                const std::uint64_t p0 = std::uint64_t(0xD2511F53) * c0[t], p1 = std::uint64_t(0xCD9E8D57) * c2[t];
+                c0[t] = std::uint32_t(p1 >> 32) ^ c1[t] ^ k[0];
+                c1[t] = std::uint32_t(p1);
+                c2[t] = std::uint32_t(p0 >> 32) ^ c3[t] ^ k[1];
+                c3[t] = std::uint32_t(p0);
+            }
+        }
+        for (index_t t = 0; t < n; ++t) words[t] = std::uint64_t(c0[t]) << 32 | c1[t];
+    }
 };
 
 /// A uniform value in [0, 1) of T's precision from 64 random bits (the top bits, scaled
@@ -75,19 +101,97 @@ struct uniform_values {
     }
 };
 
-/// Box-Muller, one normal value per element (the cosine branch) from 128 bits: an element
-/// depends on its own counter only. Computed in double (long double for long double).
+/// The 256 layers of Marsaglia and Tsang's ziggurat for the standard normal ("The
+/// ziggurat method for generating random variables", J. Stat. Softw. 5(8), 2000): layer i
+/// is the strip between heights f(x[i]) and f(x[i+1]) under f(x) = exp(-x^2/2), all of
+/// area v; layer 0 is the base strip and the tail beyond r, as one strip x[0] wide.
+/// Computed once, with the C library's exp, log and sqrt.
+struct ziggurat_layers {
+    static constexpr int count = 256;
+    static constexpr double r = 3.6541528853610088, v = 4.92867323399e-3;
+    static double density(double x) noexcept { return std::exp(-0.5 * x * x); }
+    double x[count + 1];
+    double f[count + 1];  // density(x[i])
+    ziggurat_layers() noexcept {
+        x[0] = v / density(r);
+        x[1] = r;
+        for (int i = 2; i < count; ++i) x[i] = std::sqrt(-2 * std::log(v / x[i - 1] + density(x[i - 1])));
+        x[count] = 0;
+        for (int i = 0; i <= count; ++i) f[i] = density(x[i]);
+    }
+};
+inline const ziggurat_layers& normal_layers() noexcept {
+    static const ziggurat_layers layers;
+    return layers;
+}
+
+/// The rare draws: a point outside its layer's inner rectangle (about 1.5% of the first
+/// draws), in a wedge (tested against the density with the block's second word) or in
+/// the tail beyond r (Marsaglia's exponential rejection, a new block per try); a rejected
+/// point takes the element's next attempt.
+[[gnu::noinline]] inline double standard_normal_slow(const stream& s, index_t i) noexcept {
+    const ziggurat_layers& z = normal_layers();
+    for (std::uint32_t attempt = 0;;) {
+        const auto w = s.bits(i, attempt++);
+        const unsigned layer = unsigned(w[0] & 0xFF);
+        const double sign = w[0] & 0x100 ? -1.0 : 1.0;
+        double x = unit_interval<double>(w[0]) * z.x[layer];
+        if (x < z.x[layer + 1]) return sign * x;
+        if (layer == 0) {
+            for (;;) {
+                const auto t = s.bits(i, attempt++);
+                const double a = -std::log(1.0 - unit_interval<double>(t[0])) / z.r;
+                const double b = -std::log(1.0 - unit_interval<double>(t[1]));
+                if (2 * b >= a * a) return sign * (z.r + a);
+            }
+        }
+        if (z.f[layer] + unit_interval<double>(w[1]) * (z.f[layer + 1] - z.f[layer]) < ziggurat_layers::density(x))
+            return sign * x;
+    }
+}
+
+/// The ziggurat's common case for a first word: a point inside its layer's rectangle,
+/// a table lookup, a product and a compare (no branch: the loops that call it vectorize).
+/// The layer is the word's low 8 bits, the sign bit 8, the position its top 53 bits
+/// (unit_interval). False where the draw needs standard_normal_slow.
+inline bool standard_normal_fast(const ziggurat_layers& z, std::uint64_t first, double& value) noexcept {
+    const auto layer = unsigned(first & 0xFF);
+    const double x = unit_interval<double>(first) * z.x[layer];
+    value = first & 0x100 ? -x : x;
+    return x < z.x[layer + 1];
+}
+
+/// Normal values, one per element from its own counter (the ziggurat above: exact
+/// arithmetic but for the rare draws), scaled in double (long double for long double).
+/// fill() enciphers a block of counters, places them in a loop that vectorizes, then
+/// redoes the rare draws.
 template <std::floating_point T>
 struct normal_values {
     using F = std::conditional_t<std::is_same_v<T, long double>, long double, double>;
     stream s;
     F mean, stddev;
     T operator()(index_t i) const noexcept {
-        const auto b = s.bits(i);
-        const F u1 = F(1) - unit_interval<F>(b[0]);  // (0, 1]: log(u1) is finite
-        const F u2 = unit_interval<F>(b[1]);
-        constexpr F two_pi = F(6.283185307179586476925286766559L);
-        return T(mean + stddev * (std::sqrt(F(-2) * std::log(u1)) * std::cos(two_pi * u2)));
+        double z;
+        if (!standard_normal_fast(normal_layers(), s.bits(i)[0], z)) z = standard_normal_slow(s, i);
+        return T(mean + stddev * F(z));
+    }
+    void fill(index_t first, index_t step, index_t len, T* out) const noexcept {
+        const ziggurat_layers& layers = normal_layers();
+        std::uint64_t words[stream::max_words];
+        double z[stream::max_words];
+        for (index_t b = 0; b < len; b += stream::max_words) {
+            const index_t n = std::min(stream::max_words, len - b);
+            s.first_words(first + b * step, step, n, words);
+            bool rare = false;
+            BSX_SIMD_LOOP
+            for (index_t t = 0; t < n; ++t) rare |= !standard_normal_fast(layers, words[t], z[t]);
+            if (rare)
+                for (index_t t = 0; t < n; ++t)
+                    if (double v; !standard_normal_fast(layers, words[t], v))
+                        z[t] = standard_normal_slow(s, first + (b + t) * step);
+            BSX_SIMD_LOOP
+            for (index_t t = 0; t < n; ++t) out[b + t] = T(mean + stddev * F(z[t]));
+        }
     }
 };
 
@@ -146,7 +250,7 @@ public:
     }
 
     /// Normal values of mean `mean` and standard deviation `stddev` (finite, >= 0), by
-    /// Box-Muller. Lazy.
+    /// the ziggurat. Lazy.
     template <std::floating_point T, std::size_t N>
     auto normal(const shape_t<N>& shape, T mean = T(0), T stddev = T(1)) {
         if (!std::isfinite(mean) || !std::isfinite(stddev) || stddev < 0)

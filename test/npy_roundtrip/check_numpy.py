@@ -7,6 +7,11 @@ NumPy writes random arrays of every dtype, ranks 0 to 4, C and Fortran order, li
 and big-endian, header versions 1.0, 2.0 and 3.0; bsx loads each and saves it again;
 NumPy checks that the values came back equal, little-endian and C-ordered, byte for
 byte what np.save writes. Then bsx writes a few expressions and NumPy checks them.
+Then .npz and text files: NumPy's np.savez and np.savez_compressed archives of random arrays
+of every dtype, ranks 0 to 4, are read by bsx (load_npz) member by member; bsx's save_npz and
+save_npz_compressed archives are read by NumPy (np.load, and zipfile's CRC check); np.savetxt
+files of random doubles are read by bsx's load_txt and written again by save_txt, which must
+give NumPy's bytes, and bsx's text files must read in np.loadtxt as the values they hold.
 Last, bsx prints 300 random arrays (every kind of element, magnitudes from 1e-12 to 1e12,
 NaN and inf, arrays large enough to be summarized) and each text must be what
 np.array2string(a, separator=', ') gives. Exits 77 (CTest: skipped) when NumPy is not
@@ -91,6 +96,84 @@ def check_printing(tool, work, rng):
     return failures
 
 
+def check_npz_and_text(tool, work, rng):
+    """NumPy's .npz and text files through bsx, and bsx's through NumPy: the mismatches."""
+    import zipfile
+    failures = 0
+    members = {}
+    for name in DTYPES:
+        for shape in SHAPES:
+            members[f"{name}_r{len(shape)}"] = (name, random_array(rng, name, shape))
+    lines = []
+    for kind, save in (("stored", np.savez), ("deflated", np.savez_compressed)):
+        archive = os.path.join(work, f"numpy_{kind}.npz")
+        save(archive, **{k: a for k, (_, a) in members.items()})
+        for k, (name, a) in members.items():
+            lines.append((name, a, archive, k, os.path.join(work, f"{kind}_{k}.bsx.npy")))
+    with open(os.path.join(work, "npz_list.txt"), "w") as f:
+        for name, a, archive, k, out in lines:
+            f.write(f"{name} {a.ndim} {archive} {k} {out}\n")
+    if subprocess.run([tool, "npz", os.path.join(work, "npz_list.txt")]).returncode == 77:
+        print("npz round trip skipped: npy_tool was built without zlib")
+    else:
+        for name, a, archive, k, out in lines:
+            back = np.load(out)
+            if not (back.dtype == a.dtype and back.shape == a.shape
+                    and np.array_equal(back, a, equal_nan=back.dtype.kind == "f")):
+                failures += 1
+                print("NPZ MISMATCH", archive, k)
+        cube = np.arange(24.0).reshape(2, 3, 4)
+        expected = {
+            "transpose_f8": cube.T * 0.5,
+            "multiple_of_3_bool": np.arange(10) % 3 == 0,
+            "all_i8": (np.arange(256) - 128).astype(np.int8),
+            "scalar_f4": np.array(3.25, dtype=np.float32),
+            "empty_u32": np.zeros((0, 3), dtype=np.uint32),
+            "long_i64": np.arange(300000, dtype=np.int64) * 7 - 5,
+        }
+        for archive in ("stored.npz", "deflated.npz"):
+            path = os.path.join(work, archive)
+            with zipfile.ZipFile(path) as z:
+                bad = z.testzip()
+                kinds = {i.compress_type for i in z.infolist()}
+            if bad is not None or kinds != {zipfile.ZIP_STORED if archive == "stored.npz" else zipfile.ZIP_DEFLATED}:
+                failures += 1
+                print("NPZ ARCHIVE", archive, "bad member:", bad, "methods:", kinds)
+            with np.load(path) as z:
+                if z.files != list(expected):
+                    failures += 1
+                    print("NPZ NAMES", archive, z.files)
+                for k, want in expected.items():
+                    got = z[k]
+                    if not (got.dtype == want.dtype and got.shape == want.shape and np.array_equal(got, want)):
+                        failures += 1
+                        print("NPZ MISMATCH", archive, k)
+
+    # text: np.savetxt -> load_txt -> save_txt must give NumPy's bytes back
+    pairs = []
+    for i, shape in enumerate([(1, 1), (7, 3), (100, 10), (5, 1)]):
+        a = rng.standard_normal(size=shape) * 10.0 ** rng.integers(-300, 300, size=shape)
+        a.reshape(-1)[0] = [np.nan, np.inf, -np.inf, -0.0][i]
+        src, dst = os.path.join(work, f"numpy_{i}.txt"), os.path.join(work, f"numpy_{i}.bsx.txt")
+        np.savetxt(src, a)
+        pairs.append((src, dst))
+    with open(os.path.join(work, "txt_list.txt"), "w") as f:
+        for src, dst in pairs:
+            f.write(f"{src} {dst}\n")
+    subprocess.run([tool, "txt", os.path.join(work, "txt_list.txt")], check=True)
+    for src, dst in pairs:
+        if open(src, "rb").read() != open(dst, "rb").read():
+            failures += 1
+            print("TXT MISMATCH", os.path.basename(src))
+    thirds = np.arange(24.0).reshape(4, 6) / 3.0
+    for fname, delimiter in (("thirds.txt", None), ("thirds.csv", ",")):
+        got = np.loadtxt(os.path.join(work, fname), delimiter=delimiter)
+        if not (got.shape == thirds.shape and np.array_equal(got, thirds)):
+            failures += 1
+            print("TXT MISMATCH", fname)
+    return failures
+
+
 def npy_bytes(a):
     b = io.BytesIO()
     np.save(b, a)
@@ -149,11 +232,13 @@ def main():
             failures += 1
             print("MISMATCH", fname, got, want)
 
+    failures += check_npz_and_text(tool, work, rng)
     failures += check_printing(tool, work, rng)
 
     print(f"NumPy {np.__version__}: {len(cases)} files (11 dtypes, ranks 0-4, C and Fortran order, "
           f"little- and big-endian, versions 1.0/2.0/3.0) loaded and saved again by bsx, and "
-          f"{len(expected)} expressions saved by bsx, read by NumPy, and {PRINT_CASES} arrays printed by both: "
+          f"{len(expected)} expressions saved by bsx, read by NumPy, .npz and text files both ways, and "
+          f"{PRINT_CASES} arrays printed by both: "
           f"{failures} mismatches")
     shutil.rmtree(work, ignore_errors=True)
     return 1 if failures else 0

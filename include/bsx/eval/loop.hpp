@@ -160,8 +160,8 @@ void write_chunk(const Reader reader, T* out, index_t len) noexcept(noexcept(rea
 /// Element copies for code written once for every element type: elements of `bytes`
 /// bytes are moved as unsigned integers of that size, which may alias any object (long
 /// double's 16 bytes by memcpy). Strides 2 and 4 of 4- and 8-byte elements (float, double,
-/// int32, int64) are constants in loops of their own, which then vectorize (vector loads
-/// and shuffles); every other stride and size runs plainly.
+/// int32, int64), and -1 of any, are constants in loops of their own, which then vectorize
+/// (vector loads and shuffles); every other stride and size runs plainly.
 using element_1 [[gnu::may_alias]] = std::uint8_t;
 using element_2 [[gnu::may_alias]] = std::uint16_t;
 using element_4 [[gnu::may_alias]] = std::uint32_t;
@@ -199,8 +199,11 @@ bool with_element_size(std::size_t bytes, F&& f) {
         using one = std::integral_constant<index_t, 1>;
         using two = std::integral_constant<index_t, 2>;
         using four = std::integral_constant<index_t, 4>;
+        using back = std::integral_constant<index_t, -1>;
         constexpr bool vectors = sizeof(U) == 4 || sizeof(U) == 8;
-        if (vectors && to_stride == 1 && from_stride == 2)
+        if (to_stride == 1 && from_stride == -1)  // a reversed axis (flip): vector loads, then a shuffle
+            copy(back{}, one{});
+        else if (vectors && to_stride == 1 && from_stride == 2)
             copy(two{}, one{});
         else if (vectors && to_stride == 1 && from_stride == 4)
             copy(four{}, one{});

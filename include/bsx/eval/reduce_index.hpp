@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -22,26 +23,70 @@ namespace bsx::detail {
 template <class Op>
 concept finds_index = requires { Op::finds_index; };
 
-/// The first index of Op's extreme among the m elements at p, its value into `best`: the
-/// extreme's value first, in lanes that vectorize, then the first element equal to it (the
-/// first NaN, where a NaN wins). An all-NaN line of a nan* form leaves NaN in `best`.
+/// The first index of Op's extreme among the m elements at p, its value into `best` (an
+/// all-NaN line of a nan* form leaves NaN there and returns 0). One pass in blocks: each
+/// block's extreme among its numbers, in lanes that vectorize, and whether it holds a NaN;
+/// the running extreme remembers the first block that reached it. Then one block is
+/// searched for the first element equal to the extreme, or (where a NaN wins) the first
+/// block with a NaN for its first NaN, which ends the pass early.
 template <class Op, class V>
 index_t first_extreme_of_line(const V* p, index_t m, V* best) noexcept {
-    constexpr index_t lanes = 8;
-    V lane[lanes];
-    std::fill_n(lane, lanes, p[0]);
-    index_t j = 0;
-    for (; j + lanes <= m; j += lanes) {
-        BSX_SIMD_LOOP
-        for (index_t l = 0; l < lanes; ++l) lane[l] = Op::better(p[j + l], lane[l]) ? p[j + l] : lane[l];
+    constexpr index_t lanes = 16, block = 256;
+    constexpr bool max = Op::better(V(1), V(0));
+    using limits = std::numeric_limits<V>;
+    constexpr V least = limits::has_infinity ? -limits::infinity() : limits::lowest();
+    constexpr V most = limits::has_infinity ? limits::infinity() : limits::max();
+    constexpr V start = max ? least : most;  // what every number reaches
+    const auto beyond = [](V v, V than) { return max ? v > than : v < than; };
+    V extreme = start;
+    index_t extreme_block = -1, nan_block = -1;
+    for (index_t b = 0; b < m && nan_block < 0; b += block) {
+        const index_t n = std::min(block, m - b);
+        V lane[lanes];
+        unsigned char nan[lanes] = {};
+        std::fill_n(lane, lanes, start);
+        index_t j = 0;
+        for (; j + lanes <= n; j += lanes) {
+            BSX_SIMD_LOOP
+            for (index_t l = 0; l < lanes; ++l) {
+                const V v = p[b + j + l];
+                lane[l] = beyond(v, lane[l]) ? v : lane[l];
+                nan[l] |= v != v;
+            }
+        }
+        for (; j < n; ++j) {
+            const V v = p[b + j];
+            lane[0] = beyond(v, lane[0]) ? v : lane[0];
+            nan[0] |= v != v;
+        }
+        V block_extreme = lane[0];
+        bool block_nan = false;
+        for (index_t l = 0; l < lanes; ++l) {
+            block_extreme = beyond(lane[l], block_extreme) ? lane[l] : block_extreme;
+            block_nan |= nan[l] != 0;
+        }
+        if (block_nan && !Op::skips_nan) nan_block = b;
+        // A block whose extreme is still `start` reaches it only with a number equal to it.
+        bool reached = beyond(block_extreme, extreme) || extreme_block < 0;
+        if (reached && block_extreme == start) {
+            reached = false;
+            for (index_t k = b; k < b + n && !reached; ++k) reached = p[k] == start;
+        }
+        if (reached) extreme = block_extreme, extreme_block = b;
     }
-    V e = p[0];
-    for (const V v : lane) e = Op::better(v, e) ? v : e;
-    for (; j < m; ++j) e = Op::better(p[j], e) ? p[j] : e;
-    *best = e;
-    const bool nan = e != e;  // a NaN won, or (nan* forms) no element is a number
-    if (nan && Op::skips_nan) return 0;
-    for (j = 0; nan ? p[j] == p[j] : p[j] != e;) ++j;
+    if (nan_block >= 0) {
+        index_t j = nan_block;
+        while (p[j] == p[j]) ++j;
+        *best = p[j];
+        return j;
+    }
+    if (extreme_block < 0) {  // no number: an all-NaN line of a nan* form
+        *best = limits::quiet_NaN();
+        return 0;
+    }
+    *best = extreme;
+    index_t j = extreme_block;
+    while (p[j] != extreme) ++j;
     return j;
 }
 

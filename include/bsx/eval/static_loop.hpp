@@ -21,11 +21,14 @@
 
 namespace bsx::detail {
 
-/// Whether any memory leaf of `e` touches `range` (walking the node protocol's children()).
+/// Whether any memory leaf of `e` touches `range` (walking the node protocol's children(),
+/// or asking a node whose operands are not children, assembly_node, itself).
 template <class E>
 bool reads_memory_in(const E& e, const byte_range& range) noexcept {
     if constexpr (strided_expression<E>) {
         return memory_range(e.data(), e.shape(), e.strides()).overlaps(range);
+    } else if constexpr (requires { e.reads_memory_in(range); }) {
+        return e.reads_memory_in(range);
     } else {
         bool any = false;
         boost::hana::for_each(e.children(),

@@ -295,10 +295,10 @@ struct npy_layout {
     std::uint64_t data_start = 0;
 };
 
-/// Opens `path` for load_npy and reads and checks its header (see load_npy for the faults
-/// reported through `fail`); `in` is left at the first data byte.
-template <class T, std::size_t N, class Fail>
-npy_layout<N> read_npy_layout(std::ifstream& in, const std::filesystem::path& path, Fail&& fail) {
+/// Opens `path` for reading and returns its size in bytes; `fail` reports a missing file, a
+/// file that is not a regular file, or one that cannot be read.
+template <class Fail>
+std::uint64_t open_for_reading(std::ifstream& in, const std::filesystem::path& path, Fail&& fail) {
     // Checked before opening: opening a FIFO waits for a writer, perhaps forever.
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);
@@ -310,7 +310,14 @@ npy_layout<N> read_npy_layout(std::ifstream& in, const std::filesystem::path& pa
     const std::streamoff file_size = in.tellg();
     in.seekg(0, std::ios::beg);
     if (file_size < 0 || !in) fail("cannot read the file");
+    return static_cast<std::uint64_t>(file_size);
+}
 
+/// Reads and checks the header of .npy bytes that `in` delivers, `file_size` of them in all
+/// (a whole .npy file, or one member of a .npz file); see load_npy for the faults reported
+/// through `fail`. `in` is left at the first data byte.
+template <class T, std::size_t N, class Fail>
+npy_layout<N> read_npy_layout(std::istream& in, std::uint64_t file_size, Fail&& fail) {
     std::array<char, 8> magic{};
     if (file_size < 10) fail("not a .npy file: " + std::to_string(file_size) + " bytes is shorter than the preamble");
     read_exactly(in, magic.data(), magic.size(), "preamble", fail);
@@ -326,7 +333,7 @@ npy_layout<N> read_npy_layout(std::ifstream& in, const std::filesystem::path& pa
     for (std::size_t b = 0; b < len_bytes; ++b) header_len |= std::uint64_t(len_field[b]) << (8 * b);
     npy_layout<N> layout;
     layout.data_start = static_cast<std::uint64_t>(8 + len_bytes) + header_len;
-    if (layout.data_start > static_cast<std::uint64_t>(file_size))
+    if (layout.data_start > file_size)
         fail("truncated file: the header claims " + std::to_string(header_len) + " bytes but the file has " +
              std::to_string(file_size) + " in all");
     std::string header_text(static_cast<std::size_t>(header_len), '\0');
@@ -348,7 +355,7 @@ npy_layout<N> read_npy_layout(std::ifstream& in, const std::filesystem::path& pa
     shape_t<N> shape{};
     for (std::size_t axis = 0; axis < N; ++axis) shape[axis] = h.shape[axis];  // no memmove: N may be 0
     // Element count and byte count without overflow, then against what the file holds.
-    const auto available = static_cast<std::uint64_t>(file_size) - layout.data_start;
+    const auto available = file_size - layout.data_start;
     constexpr std::uint64_t most = std::numeric_limits<std::uint64_t>::max();
     std::uint64_t count = 1;
     bool too_big = false;
@@ -385,6 +392,13 @@ npy_layout<N> read_npy_layout(std::ifstream& in, const std::filesystem::path& pa
     return layout;
 }
 
+/// Opens `path` and reads and checks its header; `in` is left at the first data byte.
+template <class T, std::size_t N, class Fail>
+npy_layout<N> read_npy_layout(std::ifstream& in, const std::filesystem::path& path, Fail&& fail) {
+    const std::uint64_t size = open_for_reading(in, path, fail);
+    return read_npy_layout<T, N>(static_cast<std::istream&>(in), size, fail);
+}
+
 /// Reads n elements of .npy data into out; `first` numbers the first of them in messages.
 template <class T, class Fail>
 void read_npy_elements(std::istream& in, T* out, std::uint64_t n, bool swap, std::uint64_t first, Fail&& fail) {
@@ -408,6 +422,19 @@ void read_npy_elements(std::istream& in, T* out, std::uint64_t n, bool swap, std
     }
 }
 
+/// Reads the array of .npy bytes that `in` delivers, `size` of them in all: the header is
+/// checked before anything is allocated, and Fortran-order data come back C-ordered.
+template <class T, std::size_t N, class Fail>
+array<T, N> read_npy(std::istream& in, std::uint64_t size, Fail&& fail) {
+    const auto layout = read_npy_layout<T, N>(in, size, fail);
+    array<T, N> a(layout.stored);
+    read_npy_elements(in, a.data(), static_cast<std::uint64_t>(a.size()), layout.swap, 0, fail);
+    if constexpr (N > 1) {
+        if (layout.fortran_order) return array<T, N>(transpose(a));
+    }
+    return a;
+}
+
 }  // namespace detail
 
 /// Reads a .npy file holding a rank-N array of element type T (bool, int8..int64,
@@ -422,13 +449,8 @@ array<T, N> load_npy(const std::filesystem::path& path) {
     static_assert(detail::npy_element<T>, BSX_REFUSAL_NPY_DTYPE(message));
     const auto fail = [&](const std::string& what) { detail::npy_fail("load_npy", path, what); };
     std::ifstream in;
-    const auto layout = detail::read_npy_layout<T, N>(in, path, fail);
-    array<T, N> a(layout.stored);
-    detail::read_npy_elements(in, a.data(), static_cast<std::uint64_t>(a.size()), layout.swap, 0, fail);
-    if constexpr (N > 1) {
-        if (layout.fortran_order) return array<T, N>(transpose(a));
-    }
-    return a;
+    const std::uint64_t size = detail::open_for_reading(in, path, fail);
+    return detail::read_npy<T, N>(in, size, fail);
 }
 
 }  // namespace bsx

@@ -42,6 +42,25 @@ public:
         return ref(self(), {static_cast<index_t>(i)...});
     }
 
+    /// `x(mask)`, a bool expression broadcast to x's shape (bsx::masked, masks.hpp):
+    /// converted to an array, the selected elements; assigned to, a masked assignment.
+    template <expression M>
+        requires(std::same_as<value_type_t<M>, bool>)
+    auto operator()(M&& mask) & {
+        return masked_by(self(), std::forward<M>(mask));
+    }
+    template <expression M>
+        requires(std::same_as<value_type_t<M>, bool>)
+    auto operator()(M&& mask) const& {
+        return masked_by(self(), std::forward<M>(mask));
+    }
+    // A selection of a temporary array would outlive its elements.
+    // clang-format off
+    template <expression M, class Self = Derived>
+        requires(std::same_as<value_type_t<M>, bool> && owning_array<Self>)
+    void BSX_REFUSAL_VIEW_OF_TEMPORARY(operator)()(M&&) const&& = delete;
+    // clang-format on
+
     /// Checked access: throws std::out_of_range naming the axis.
     template <std::integral... I>
         requires(sizeof...(I) == N)
@@ -106,6 +125,13 @@ private:
         for (std::size_t k = 0; k < N; ++k)
             if (idx[k] < 0 || idx[k] >= s.shape()[k]) throw_index_error("at", idx[k], k, s.shape()[k]);
         return idx;
+    }
+
+    template <class S, class M>
+    static auto masked_by(S& s, M&& mask) {
+        using elem = std::remove_pointer_t<decltype(s.data())>;
+        return masked<elem, N, held_t<M>>(strided_view<elem, N>(s.data(), s.shape(), s.strides()),
+                                          hold(std::forward<M>(mask)));
     }
 
     /// The view along one axis at position i of the other (axis 0: a row, axis 1: a column).
