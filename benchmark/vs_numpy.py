@@ -230,6 +230,15 @@ FILES_CASES = [
     ("BM_save_txt_bsx", "np.savetxt(path + '.out', a)", None, _TXT_INPUT),
 ]
 
+# ---- issue 32: products (benchmark/bench_matmul.cpp) ---------------------------------------
+# NumPy's @ runs on its BLAS, pinned to one thread above (OPENBLAS_NUM_THREADS=1).
+
+MATMUL_CASES = [
+    (f"BM_matmul_{variant}<{n}>", "a @ b", None,
+     f"g = np.random.default_rng(1); a = g.uniform(-1.0, 1.0, ({n}, {n})); b = g.uniform(-1.0, 1.0, ({n}, {n}))\n")
+    for variant in ("bsx", "own") for n in (200, 1000, 2000)
+]
+
 # (title, benchmark binary, cases)
 SUITES = [
     ("element-wise", "bench_elementwise", ELEMENTWISE_CASES),
@@ -242,6 +251,7 @@ SUITES = [
     ("indexing by arrays", "bench_gather", GATHER_CASES),
     ("assembly", "bench_assembly", ASSEMBLY_CASES),
     ("text files", "bench_files", FILES_CASES),
+    ("products", "bench_matmul", MATMUL_CASES),
 ]
 
 # ---- machinery ---------------------------------------------------------------------------

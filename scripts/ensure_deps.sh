@@ -6,10 +6,11 @@
 # (a machine without apt, or one set up by hand). README.md lists both sets.
 set -euo pipefail
 
-# g++ (its OpenMP runtime comes with it), CMake and make, Boost's headers (Boost.Hana), and
+# g++ (its OpenMP runtime comes with it), CMake and make, Boost's headers (Boost.Hana),
 # libsleef-dev for vector math (optional: without it, math functions call libm element by element),
-# zlib1g-dev for .npz files (optional: without it, save_npz and load_npz are absent).
-example=(g++ cmake make libboost-dev libsleef-dev zlib1g-dev)
+# zlib1g-dev for .npz files (optional: without it, save_npz and load_npz are absent) and
+# libopenblas-dev for matrix products (optional: without it, bsx's own kernel runs them).
+example=(g++ cmake make libboost-dev libsleef-dev zlib1g-dev libopenblas-dev)
 # Boost.Test: the unit tests. pkg-config: the consumer tests. python3-numpy: the .npy round trip.
 # clang-14, libclang-rt-14-dev and libomp-dev: the second compiler of the compile-fail tests, and
 # the asan, tsan and fuzz presets. clang-format-16: the formatting check. libopenmpi-dev and

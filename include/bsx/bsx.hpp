@@ -46,6 +46,8 @@
 #include "scans.hpp"
 #include "gather.hpp"
 #include "masks.hpp"
+#include "algorithm/einsum.hpp"
+#include "algorithm/products.hpp"
 #include "algorithm/quantile.hpp"
 #include "algorithm/sort.hpp"
 #include "io/npy.hpp"

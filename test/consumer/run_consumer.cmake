@@ -1,7 +1,7 @@
 # The consumer tests, run by CTest: bsx used from outside in each way README.md gives.
 #   cmake -DVIA=<way> -DBSX_SOURCE_DIR=<bsx sources> -DCONSUMER_SOURCE_DIR=<this dir>
 #         -DWORK_DIR=<scratch dir> -DPREFIX=<install prefix> -DCXX=<compiler> -DVERSION=<bsx's version>
-#         -DWITH_SLEEF=<bool> -DWITH_MVEC=<bool> -DWITH_OPENMP=<bool> -DOPENMP_FLAGS=<flags>
+#         -DWITH_SLEEF=<bool> -DWITH_MVEC=<bool> -DWITH_OPENMP=<bool> -DWITH_BLAS=<bool> -DOPENMP_FLAGS=<flags>
 #         -DEXTRA_INCLUDE_DIRS=<dirs> -P run_consumer.cmake
 # <way> is one of
 #   install        configure bsx as the `install` preset does (no tests, examples or benchmarks: the
@@ -13,9 +13,9 @@
 #                  add_subdirectory);
 #   compiler_line  compile main.cpp with README's plain compiler line: -I, and the flags of vector
 #                  math and OpenMP by hand.
-# Each program checks values and prints "bsx <version> sleef <0|1> mvec <0|1> openmp <0|1>"; that
+# Each program checks values and prints "bsx <version> sleef <0|1> mvec <0|1> openmp <0|1> blas <0|1>"; that
 # must match VERSION (CMake's project version) and what this bsx build found.
-foreach(var VIA BSX_SOURCE_DIR CONSUMER_SOURCE_DIR WORK_DIR PREFIX CXX VERSION WITH_SLEEF WITH_MVEC WITH_OPENMP)
+foreach(var VIA BSX_SOURCE_DIR CONSUMER_SOURCE_DIR WORK_DIR PREFIX CXX VERSION WITH_SLEEF WITH_MVEC WITH_OPENMP WITH_BLAS)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "run_consumer.cmake: -D${var}=... is required")
   endif()
@@ -45,7 +45,7 @@ function(check_nothing_test_only cache)
 endfunction()
 
 set(expected_output "bsx ${VERSION}")
-foreach(feature IN ITEMS SLEEF MVEC OPENMP)
+foreach(feature IN ITEMS SLEEF MVEC OPENMP BLAS)
   string(TOLOWER ${feature} name)
   if(WITH_${feature})
     string(APPEND expected_output " ${name} 1")
@@ -147,12 +147,16 @@ elseif(VIA STREQUAL "compiler_line")
     separate_arguments(openmp UNIX_COMMAND "${OPENMP_FLAGS}")
     list(APPEND flags ${openmp})
   endif()
-  # Each vector-math library: its macro before the source, its library after it.
+  # Each optional library: its macro before the source, its library after it (OpenBLAS by
+  # its own name, as README.md writes it).
   set(libraries)
-  foreach(library IN ITEMS SLEEF MVEC)
+  foreach(library IN ITEMS SLEEF MVEC BLAS)
     if(WITH_${library})
       list(APPEND flags -DBSX_HAVE_${library})
       string(TOLOWER ${library} name)
+      if(library STREQUAL "BLAS")
+        set(name openblas)
+      endif()
       list(APPEND libraries -l${name})
     endif()
   endforeach()

@@ -7,7 +7,7 @@
 // spells the name too: BSX_REFUSAL_<REASON>(AS) pastes AS onto BSX_REFUSAL_AS_, whose
 // macro keeps one part of what it is given:
 //   - (message): the text, for a static_assert;
-//   - (operator), (map), (bsxfun), (array), (fixed_array), (row), (col): the name of the
+//   - (operator), (map), (bsxfun), (array), (fixed_array), (row), (col), (matmul): the name of the
 //     deleted overload, as in `void BSX_REFUSAL_MIXED_RULE_SETS(operator)()(X&&...) const = delete;`,
 //     and the diagnostic's macro backtrace quotes the reason's line.
 // (C++26's `= delete("reason")` would say it directly.)
@@ -21,6 +21,7 @@
 #define BSX_REFUSAL_AS_fixed_array(TEXT) fixed_array
 #define BSX_REFUSAL_AS_row(TEXT) row
 #define BSX_REFUSAL_AS_col(TEXT) col
+#define BSX_REFUSAL_AS_matmul(TEXT) matmul
 
 // Each reason on one line, the one the compilers quote, whatever its length.
 // clang-format off
@@ -44,6 +45,7 @@
 #define BSX_REFUSAL_RANK_INITIALIZES(AS) BSX_REFUSAL_AS_##AS("bsx: the rank of the expression differs from the rank of the array it initializes")
 #define BSX_REFUSAL_RANK_ASSIGNED(AS) BSX_REFUSAL_AS_##AS("bsx: the rank of the expression differs from the rank of the array it is assigned to")
 #define BSX_REFUSAL_CONST_VIEW(AS) BSX_REFUSAL_AS_##AS("bsx: cannot assign through a view of const elements")
+#define BSX_REFUSAL_MATMUL_OF_SCALAR(AS) BSX_REFUSAL_AS_##AS("bsx: matmul takes operands of rank 1 or more, as NumPy's; multiply by a scalar with *")
 
 // Views of memory (view/, dist/array.hpp): a temporary array dies at the end of its full-expression.
 #define BSX_REFUSAL_VIEW_OF_TEMPORARY(AS) BSX_REFUSAL_AS_##AS("bsx: a view of a temporary array would dangle; name the array first")
