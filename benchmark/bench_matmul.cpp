@@ -2,7 +2,8 @@
 // threads:
 //
 //   bsx   c = bsx::matmul(a, b): on OpenBLAS when bsx was built with it (BSX_HAVE_BLAS),
-//         else on bsx's own kernel
+//         else on bsx's own kernel; a new result each time
+//   into  bsx::matmul(a, b, c): the same into a result allocated once
 //   own   c = bsx::detail::matmul_with(bsx::detail::gemm_backend::own, a, b): bsx's own
 //         kernel, also in a BLAS build
 //   blas  cblas_dgemm called directly on a, b and a result allocated once (the reference;
@@ -65,6 +66,23 @@ void BM_matmul_bsx(benchmark::State& state) {
 BENCHMARK(BM_matmul_bsx<200>)->Apply(thread_args);
 BENCHMARK(BM_matmul_bsx<1000>)->Apply(thread_args);
 BENCHMARK(BM_matmul_bsx<2000>)->Apply(thread_args);
+
+// Into an existing result, as cblas_dgemm writes into its C: np.matmul(a, b, out=c).
+template <bsx::index_t n>
+void BM_matmul_into(benchmark::State& state) {
+    setup(state);
+    const auto& a = input(n, 1);
+    const auto& b = input(n, 2);
+    bsx::array<double, 2> c(bsx::shape_t<2>{n, n});
+    for (auto _ : state) {
+        bsx::matmul(a, b, c);
+        benchmark::DoNotOptimize(c.data());
+    }
+    count(state, n);
+}
+BENCHMARK(BM_matmul_into<200>)->Apply(thread_args);
+BENCHMARK(BM_matmul_into<1000>)->Apply(thread_args);
+BENCHMARK(BM_matmul_into<2000>)->Apply(thread_args);
 
 template <bsx::index_t n>
 void BM_matmul_own(benchmark::State& state) {

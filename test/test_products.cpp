@@ -149,6 +149,26 @@ BOOST_AUTO_TEST_CASE(matmul_of_expressions_and_mixed_types) {
     BOOST_TEST(bsx::matmul(small, small) == 20000);
 }
 
+BOOST_AUTO_TEST_CASE(matmul_into_out) {
+    const auto a = fixture<double, 2>("matmul_2d_a");
+    const auto b = fixture<double, 2>("matmul_2d_b");
+    const auto want = fixture<double, 2>("matmul_2d_want");
+    bsx::array<double, 2> out(want.shape(), -1.0);
+    const double* const where = out.data();
+    bsx::matmul(a, b, out);
+    expect_close(out, want, "into out");
+    BOOST_TEST(out.data() == where);  // written in place, not replaced
+    // An operand as out: the product of the values before the call, as NumPy's out=.
+    bsx::array<double, 2> sq{{1, 2}, {3, 4}};
+    bsx::matmul(sq, sq, sq);
+    BOOST_TEST(bsx::array_equal(sq, bsx::array<double, 2>{{7, 10}, {15, 22}}));
+    bsx::array<double, 2> wrong(bsx::shape_t<2>{want.extent(1), want.extent(0)}, 5.0);
+    if (wrong.shape() != want.shape()) {
+        expect_throw<std::invalid_argument>([&] { bsx::matmul(a, b, wrong); }, "bsx: matmul: out has shape");
+        BOOST_TEST(bsx::all(wrong == 5.0));
+    }
+}
+
 BOOST_AUTO_TEST_CASE(own_kernel_against_loops) {
     // Edges of the register tile (6 rows, 2 vectors of columns), of the row block (96) and
     // of the k block (256), one element, a single row or column.

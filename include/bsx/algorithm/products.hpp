@@ -15,6 +15,7 @@
 
 #include "../array.hpp"
 #include "../detail/refusals.hpp"
+#include "../eval/alias.hpp"
 #include "../eval/parallel.hpp"
 #include "../expr/ops.hpp"
 #include "../reduce/reductions.hpp"
@@ -111,10 +112,11 @@ using product_result_t = std::conditional_t<R == 0, T, array<T, R>>;
 }
 
 /// matmul on contiguous operands; the result's rank R drops the axes that 1-D operands
-/// were promoted with.
+/// were promoted with. With `out` (R >= 1), the product goes there instead: straight in
+/// where out shares no memory with a or b, else computed aside and copied (NumPy's out=).
 template <class T, std::size_t R, std::size_t RA, std::size_t RB>
 product_result_t<T, R> matmul_contiguous(const char* operation, gemm_backend backend, const array<T, RA>& a,
-                                         const array<T, RB>& b) {
+                                         const array<T, RB>& b, array<T, R>* out = nullptr) {
     const shape_t<RA> sa = a.shape();
     const shape_t<RB> sb = b.shape();
     const index_t m = RA == 1 ? 1 : sa[RA - 2], k = sa[RA - 1];
@@ -137,13 +139,23 @@ product_result_t<T, R> matmul_contiguous(const char* operation, gemm_backend bac
     if constexpr (RA >= 2) shape[NB] = m;
     if constexpr (RB >= 2) shape[R - 1] = n;
     checked_size(operation, shape, sizeof(T));
-    array<T, R> result(shape);
+    if (out && out->shape() != shape)
+        throw std::invalid_argument("bsx: " + std::string(operation) + ": out has shape " + format_shape(out->shape()) +
+                                    ", the product of " + format_shape(sa) + " and " + format_shape(sb) + " has " +
+                                    format_shape(shape));
+    const auto apart = [&](const auto& operand) {
+        return !memory_range(out->data(), shape, out->strides())
+                    .overlaps(memory_range(operand.data(), operand.shape(), operand.strides()));
+    };
+    const bool direct = out && apart(a) && apart(b);
+    array<T, R> result = direct ? array<T, R>() : array<T, R>(shape);
+    T* const c = direct ? out->data() : result.data();
     // A batch of b alone (b 1-D or 2-D) is one product with the batch folded into m.
     index_t count = 1;
     for (index_t e : batch) count *= e;
     if constexpr (BB == 0) {
         const index_t zero = 0;
-        batched_gemm(backend, 1, count * m, n, k, a.data(), &zero, b.data(), &zero, result.data());
+        batched_gemm(backend, 1, count * m, n, k, a.data(), &zero, b.data(), &zero, c);
     } else {
         std::vector<index_t> a_offset(static_cast<std::size_t>(count)), b_offset(static_cast<std::size_t>(count));
         std::array<index_t, NB> index{};
@@ -163,8 +175,9 @@ product_result_t<T, R> matmul_contiguous(const char* operation, gemm_backend bac
                 else
                     index[d] = 0;
         }
-        batched_gemm(backend, count, m, n, k, a.data(), a_offset.data(), b.data(), b_offset.data(), result.data());
+        batched_gemm(backend, count, m, n, k, a.data(), a_offset.data(), b.data(), b_offset.data(), c);
     }
+    if (out && !direct) std::copy_n(result.data(), result.size(), out->data());
     if constexpr (R == 0)
         return *result.data();
     else
@@ -194,6 +207,18 @@ template <expression X, expression Y>
     requires(detail::product_operands<X, Y> && rank_v<X> >= 1 && rank_v<Y> >= 1)
 auto matmul(X&& x, Y&& y) {
     return detail::matmul_with(detail::gemm_backend::any, std::forward<X>(x), std::forward<Y>(y));
+}
+
+/// matmul into an existing array, NumPy's `np.matmul(x, y, out=r)`: no new result is
+/// allocated. `out` must have the product's shape and element type, else
+/// std::invalid_argument naming the shapes and out is unchanged; an out that is also an
+/// operand (`matmul(a, b, a)`) gets the product of the values before the call.
+template <expression X, expression Y, class T, std::size_t R>
+    requires(detail::product_operands<X, Y> && rank_v<X> >= 1 && rank_v<Y> >= 1 &&
+             std::is_same_v<T, detail::product_t<X, Y>> && R == detail::matmul_rank<rank_v<X>, rank_v<Y>>)
+void matmul(X&& x, Y&& y, array<T, R>& out) {
+    detail::matmul_contiguous<T, R>("matmul", detail::gemm_backend::any, detail::contiguous_as<T>(std::forward<X>(x)),
+                                    detail::contiguous_as<T>(std::forward<Y>(y)), &out);
 }
 
 // A 0-D operand selects a deleted overload, whose name's macro quotes the reason.
