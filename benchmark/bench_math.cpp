@@ -6,7 +6,8 @@
 //   hypot_outer   r = bsx::sqrt(xc * xc + yr * yr)              xc: 4000 x 1, yr: 1 x 4000
 //                 hand: the same loop compiled with -fno-math-errno (math_hand_loops.cpp)
 //   math_<f>_<type>_<layout>   r = bsx::<f>(x) (x, y for pow, atan2, hypot), 10^5 elements of
-//                 float or double, contiguous (c) or every 2nd / 4th element (s2, s4);
+//                 float or double, contiguous (c) or every 2nd / 4th element (s2, s4),
+//                 or 10^6 contiguous elements (m);
 //                 inputs in [0.5, 2) as vs_numpy.py's rand() (asin, acos: halved)
 //
 // Names: BM_<workload>_<variant>/threads:<t>/real_time (ratios.py, vs_numpy.py).
@@ -26,6 +27,7 @@ namespace {
 constexpr bsx::index_t sum_length = 10'000'000;
 constexpr bsx::index_t outer_n = 4000;
 constexpr bsx::index_t function_length = 100'000;
+constexpr bsx::index_t long_function_length = 1'000'000;
 
 template <class T>
 bsx::array<T, 1> uniform(bsx::index_t n, double lo, double hi, unsigned seed) {
@@ -87,21 +89,25 @@ template <class T>
 constexpr const char* type_name = sizeof(T) == 8 ? "f64" : "f32";
 
 /// BM_math_<name>_<type>_<layout>_bsx: r = f(x...) over function_length elements, read
-/// with stride 1, 2 or 4, at 1 and 2 threads.
+/// with stride 1, 2 or 4, or over long_function_length contiguous ones, at 1 and 2 threads.
 template <class T, class F>
 void register_function(const char* name, F f, double scale = 1.0) {
-    for (const bsx::index_t stride : {1, 2, 4}) {
-        const std::string layout = stride == 1 ? "c" : "s" + std::to_string(stride);
-        const std::string id = std::string("BM_math_") + name + "_" + type_name<T> + "_" + layout + "_bsx";
+    struct layout {
+        const char* name;
+        bsx::index_t stride, length;
+    };
+    for (const layout lay : {layout{"c", 1, function_length}, layout{"s2", 2, function_length},
+                             layout{"s4", 4, function_length}, layout{"m", 1, long_function_length}}) {
+        const std::string id = std::string("BM_math_") + name + "_" + type_name<T> + "_" + lay.name + "_bsx";
         benchmark::RegisterBenchmark(id.c_str(),
                                      [=](benchmark::State& state) {
                                          set_threads(state, int(state.range(0)));
-                                         const auto x0 =
-                                             uniform<T>(function_length * stride, 0.5 * scale, 2.0 * scale, 4);
-                                         const auto y0 = uniform<T>(function_length * stride, 0.5, 2.0, 5);
+                                         const bsx::index_t stride = lay.stride, n = lay.length;
+                                         const auto x0 = uniform<T>(n * stride, 0.5 * scale, 2.0 * scale, 4);
+                                         const auto y0 = uniform<T>(n * stride, 0.5, 2.0, 5);
                                          const auto x = bsx::slice(x0, bsx::range(0, x0.size(), stride));
                                          const auto y = bsx::slice(y0, bsx::range(0, y0.size(), stride));
-                                         auto r = bsx::zeros<T>(function_length);
+                                         auto r = bsx::zeros<T>(n);
                                          for (auto _ : state) {
                                              if constexpr (std::is_invocable_v<F, decltype(x)>)
                                                  r = f(x);
@@ -109,7 +115,7 @@ void register_function(const char* name, F f, double scale = 1.0) {
                                                  r = f(x, y);
                                              benchmark::ClobberMemory();
                                          }
-                                         state.SetItemsProcessed(state.iterations() * function_length);
+                                         state.SetItemsProcessed(state.iterations() * n);
                                      })
             ->ArgName("threads")
             ->Arg(1)

@@ -5,6 +5,9 @@ Usage (with the Debian python, which has numpy and numexpr):
     cmake --preset bench && cmake --build --preset bench
     /usr/bin/python3 benchmark/vs_numpy.py                      # binaries under build/bench/benchmark/
     /usr/bin/python3 benchmark/vs_numpy.py --bench-dir DIR --repetitions 9 --filter add_f64
+    # another build's binaries, e.g. the nosleef preset's (every math function from libmvec):
+    cmake --preset nosleef && cmake --build --preset nosleef --target bench_math
+    /usr/bin/python3 benchmark/vs_numpy.py --bench-dir build/nosleef/benchmark --filter '^BM_math_.*_m_bsx'
 
 For each case the bsx side is the median over --repetitions runs of a Google Benchmark
 program (read as JSON), run right before the NumPy and numexpr sides, which are timed
@@ -134,10 +137,11 @@ _MATH = {
 
 
 def _math(fn, type_, lay):
-    """r = fn(x[, y]) on 10^5 float or double elements read with stride 1, 2 or 4."""
+    """r = fn(x[, y]) on 10^5 float or double elements read with stride 1, 2 or 4 (lay c, s2,
+    s4), or on 10^6 contiguous ones (lay m)."""
     ufunc, ne_fn, arity, scale = _MATH[fn]
-    dtype, s = _TYPES[type_], _STRIDES[lay]
-    setup = _N + (f"x0 = rand(n * {s}, {dtype}) * {dtype}({scale}); y0 = rand(n * {s}, {dtype})\n"
+    dtype, s = _TYPES[type_], _STRIDES.get(lay, 1)
+    setup = ("n = 1000000\n" if lay == "m" else _N) + (f"x0 = rand(n * {s}, {dtype}) * {dtype}({scale}); y0 = rand(n * {s}, {dtype})\n"
                   f"x = x0[::{s}]; y = y0[::{s}]; r = np.empty(n, {dtype})\n")
     args = "x" if arity == 1 else "x, y"
     ne = None if ne_fn is None else (ne_fn if "**" in ne_fn else f"{ne_fn}({args})")
@@ -149,7 +153,7 @@ MATH_CASES = [
     ("BM_hypot_outer_bsx", "np.sqrt(xc * xc + yr * yr, out=r)", "sqrt(xc * xc + yr * yr)",
      "x = rand(4000, np.float64); y = rand(4000, np.float64)\n"
      "xc = x[:, None]; yr = y[None, :]; r = np.empty((4000, 4000))\n"),
-    *[_math(fn, t, lay) for fn in _MATH for t in ("f64", "f32") for lay in _STRIDES],
+    *[_math(fn, t, lay) for fn in _MATH for t in ("f64", "f32") for lay in (*_STRIDES, "m")],
 ]
 
 # ---- issue 32: sorting (benchmark/bench_sort.cpp) ------------------------------------------

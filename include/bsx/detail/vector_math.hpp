@@ -2,10 +2,11 @@
 // block of float or double elements at once. With SLEEF (BSX_HAVE_SLEEF, set by CMake)
 // each block runs through SLEEF's vector functions for the widest instruction set the CPU
 // has (AVX-512F, AVX2+FMA or SSE2, chosen once at run time, so default compiler flags
-// suffice); with glibc's libmvec (BSX_HAVE_MVEC), the functions where it is the faster
-// (expm1, log1p, log10, cbrt, cosh, pow; sinh and tanh of floats) through libmvec's;
-// what comes from neither runs through scalar libm. pow and double log come from bsx's own
-// kernels where the CPU has AVX-512 (own_vector_math.hpp).
+// suffice); with glibc's libmvec (BSX_HAVE_MVEC) beside SLEEF, the functions where libmvec
+// is the faster (expm1, log1p, log10, cbrt, cosh, pow; sinh and tanh of floats) through
+// libmvec's, and without SLEEF every function through libmvec's (it has them all); with
+// neither, through scalar libm. pow and double log come from bsx's own kernels where the
+// CPU has AVX-512 (own_vector_math.hpp).
 // sqrt always uses the CPU's vector square root: it is correctly rounded, so it needs no
 // library and equals std::sqrt bit for bit.
 #pragma once
@@ -323,6 +324,11 @@ void redo_early_overflows(T* out, index_t n, const T* x, const T* y) noexcept {
         }                                                                                                         \
     };
 
+#elif defined(BSX_HAVE_MVEC)  // no SLEEF: every function of the table from libmvec, which has them all
+
+#define BSX_SLEEF_UNARY(NAME, ULP, BOUND, FIX) BSX_MVEC_UNARY(NAME, ULP, BOUND, FIX)
+#define BSX_SLEEF_BINARY(NAME, ULP, BOUND, FIX) BSX_MVEC_BINARY(NAME, ULP, BOUND, FIX)
+
 #else  // scalar libm
 
 /// A function of one or two arguments from libm, element by element.
@@ -354,9 +360,13 @@ BSX_LIBM_FUNCTION(sqrt, 0.5)
 /// N and the lanes, v per vector argument), the same functions as libm's, within 4 ulp
 /// (glibc's stated bound). Its vector paths treat each lane alone, and lanes with special
 /// arguments are recomputed by its scalar code, lane by lane, so an element's value still
-/// depends on its own arguments only.
+/// depends on its own arguments only. That scalar code is libm's, whose worst cases thus
+/// remain (double cos near 1e255 is 8 ulp off in glibc 2.36, in libm and libmvec alike):
+/// the bound bsx states is the larger of mvec_max_ulp and the table's BOUND, which is
+/// libm's without SLEEF (with SLEEF, libm's bounds of the functions taken from libmvec are
+/// all within mvec_max_ulp).
 inline constexpr double mvec_max_ulp = 4.0;
-#define BSX_MVEC_FUNCTION(NAME, ARITY, V, D512, D256, D128, F512, F256, F128)                                         \
+#define BSX_MVEC_FUNCTION(NAME, BOUND, ARITY, V, D512, D256, D128, F512, F256, F128)                                  \
     extern "C" [[gnu::target("avx512f")]] __m512d _ZGVeN8##V##_##NAME D512;                                           \
     extern "C" [[gnu::target("avx512f")]] __m512 _ZGVeN16##V##_##NAME##f F512;                                        \
     extern "C" [[gnu::target("avx2")]] __m256d _ZGVdN4##V##_##NAME D256;                                              \
@@ -364,7 +374,7 @@ inline constexpr double mvec_max_ulp = 4.0;
     extern "C" __m128d _ZGVbN2##V##_##NAME D128;                                                                      \
     extern "C" __m128 _ZGVbN4##V##_##NAME##f F128;                                                                    \
     struct NAME {                                                                                                     \
-        BSX_MATH_FUNCTION_HEAD(NAME, mvec_max_ulp)                                                                    \
+        BSX_MATH_FUNCTION_HEAD(NAME, std::max(mvec_max_ulp, BOUND))                                                   \
         static void run(double* out, index_t n, const double* x, const double* y, bool stream = false) noexcept {     \
             dispatch<ARITY, true, false, _ZGVeN8##V##_##NAME, _ZGVdN4##V##_##NAME, _ZGVbN2##V##_##NAME>(out, n, x, y, \
                                                                                                         stream);      \
@@ -375,10 +385,10 @@ inline constexpr double mvec_max_ulp = 4.0;
         }                                                                                                             \
     };
 #define BSX_MVEC_UNARY(NAME, ULP, BOUND, FIX) \
-    BSX_MVEC_FUNCTION(NAME, 1, v, (__m512d), (__m256d), (__m128d), (__m512), (__m256), (__m128))
-#define BSX_MVEC_BINARY(NAME, ULP, BOUND, FIX)                                                                   \
-    BSX_MVEC_FUNCTION(NAME, 2, vv, (__m512d, __m512d), (__m256d, __m256d), (__m128d, __m128d), (__m512, __m512), \
-                      (__m256, __m256), (__m128, __m128))
+    BSX_MVEC_FUNCTION(NAME, BOUND, 1, v, (__m512d), (__m256d), (__m128d), (__m512), (__m256), (__m128))
+#define BSX_MVEC_BINARY(NAME, ULP, BOUND, FIX)                                                        \
+    BSX_MVEC_FUNCTION(NAME, BOUND, 2, vv, (__m512d, __m512d), (__m256d, __m256d), (__m128d, __m128d), \
+                      (__m512, __m512), (__m256, __m256), (__m128, __m128))
 
 #else  // as the others
 #define BSX_MVEC_UNARY BSX_SLEEF_UNARY
@@ -431,13 +441,13 @@ struct own_kernel_for : Library {
 
 // The table: BSX_MVEC_ where libmvec is faster than SLEEF (expm1, log1p, cbrt, log10, cosh
 // and pow; for floats, sinh and tanh, below; doc/design.md has the timings) and present,
-// else SLEEF's
-// faster 3.5-ulp variant where it has one, else its 1-ulp one; the last column: whether
-// SLEEF's early overflows must be redone (redo_early_overflows). The bound is SLEEF's
-// documented worst case, or without SLEEF what glibc 2.36 reaches in test_vector_math
-// (cos and tan of arguments near 1e300 are its worst cases); libmvec's is mvec_max_ulp,
-// and its functions need no redo (the variant, bound and last column apply when they come
-// from SLEEF or libm). test_vector_math checks every bound.
+// else SLEEF's faster 3.5-ulp variant where it has one, else its 1-ulp one; without SLEEF,
+// every row is libmvec's where it is present. The last column: whether SLEEF's early
+// overflows must be redone (redo_early_overflows). The bound is SLEEF's documented worst
+// case, or without SLEEF what glibc 2.36's scalar libm reaches in test_vector_math (cos
+// and tan of arguments near 1e300 are its worst cases); libmvec's is at least mvec_max_ulp
+// (BSX_MVEC_FUNCTION), and its functions need no redo (the variant and last column apply
+// when they come from SLEEF or libm). test_vector_math checks every bound.
 #if defined(BSX_HAVE_SLEEF)
 #define BSX_BOUND(SLEEF, LIBM) SLEEF
 #else
