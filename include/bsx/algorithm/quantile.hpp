@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <concepts>
 #include <cstddef>
 #include <limits>
 #include <stdexcept>
@@ -13,6 +14,7 @@
 #include <type_traits>
 
 #include "../array.hpp"
+#include "../detail/refusals.hpp"
 #include "../eval/reduce_axes.hpp"
 #include "../expr/expression.hpp"
 #include "../reduce/reductions.hpp"
@@ -49,6 +51,18 @@ R quantile_of(V* p, index_t n, double q, bool median) {
     return lerp(a, b, R(h - double(lo)));
 }
 
+/// What may follow the operand of median (Median true) or quantile: q for quantile, then a
+/// reduction's arguments.
+template <bool Median, class... Rest>
+inline constexpr bool quantile_arguments = Median && reduction_arguments<Rest...>;
+template <bool Median, class Q, class... Rest>
+inline constexpr bool quantile_arguments<Median, Q, Rest...> =
+    Median ? reduction_arguments<Q, Rest...> : std::is_arithmetic_v<Q> && reduction_arguments<Rest...>;
+
+/// An operand median (Median true) or quantile takes: quantile interpolates, so not bool.
+template <class X, bool Median>
+concept quantile_operand = expression<X> && (Median || !std::same_as<value_type_t<X>, bool>);
+
 /// median (Median true) and quantile.
 template <bool Median>
 struct quantile_function {
@@ -67,20 +81,32 @@ struct quantile_function {
     auto operator()(const X& x, A a, keepdims_t) const {
         return along<true>(x, 0.5, a);
     }
-    template <expression X>
+    template <quantile_operand<Median> X>
         requires(!Median)
     auto operator()(const X& x, double q) const {
         return whole(x, q);
     }
-    template <expression X, class A>
+    template <quantile_operand<Median> X, class A>
         requires(!Median && reduction_arguments<A>)
     auto operator()(const X& x, double q, A a) const {
         return along<false>(x, q, a);
     }
-    template <expression X, class A>
+    template <quantile_operand<Median> X, class A>
         requires(!Median && reduction_arguments<A>)
     auto operator()(const X& x, double q, A a, keepdims_t) const {
         return along<true>(x, q, a);
+    }
+
+    /// Any other call: one diagnostic (the result is an int so that it is the only error).
+    template <class X, class... Rest>
+        requires(!(quantile_operand<X, Median> && quantile_arguments<Median, std::remove_cvref_t<Rest>...>))
+    int operator()(X&&, Rest&&...) const {
+        if constexpr (expression<X> && quantile_arguments<Median, std::remove_cvref_t<Rest>...>)
+            static_assert(quantile_operand<X, Median>, BSX_REFUSAL_QUANTILE_OF_BOOL(message));
+        else
+            static_assert(quantile_arguments<Median, X, Rest...> && !quantile_arguments<Median, X, Rest...>,
+                          BSX_REFUSAL_QUANTILE_ARGUMENTS(message));
+        return 0;
     }
 
 private:
