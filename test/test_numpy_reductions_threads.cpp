@@ -578,18 +578,19 @@ template <class T>
 void check_median_quantile(bool nan) {
     check_axes_of<T>(
         BSX_REDUCTION(median), [](const std::vector<T>& s) { return ref_quantile(s, 0.5, true); }, nan);
-    for (double q : {0.0, 0.1, 0.25, 0.5, 0.7, 0.9, 1.0}) {
-        BOOST_TEST_CONTEXT("q " << q) {
-            check_axes_of<T>([q](const auto& x, auto... a) { return bsx::quantile(x, q, a...); },
-                             [q](const std::vector<T>& s) { return ref_quantile(s, q, false); }, nan);
+    if constexpr (!std::is_same_v<T, bool>)  // NumPy's quantile refuses bools, and bsx's too
+        for (double q : {0.0, 0.1, 0.25, 0.5, 0.7, 0.9, 1.0}) {
+            BOOST_TEST_CONTEXT("q " << q) {
+                check_axes_of<T>([q](const auto& x, auto... a) { return bsx::quantile(x, q, a...); },
+                                 [q](const std::vector<T>& s) { return ref_quantile(s, q, false); }, nan);
+            }
         }
-    }
 }
 
 BOOST_AUTO_TEST_CASE(median_and_quantile_double) { check_median_quantile<double>(false); }
 BOOST_AUTO_TEST_CASE(median_and_quantile_with_nan) { check_median_quantile<double>(true); }
 BOOST_AUTO_TEST_CASE(median_and_quantile_int) { check_median_quantile<int>(false); }
-BOOST_AUTO_TEST_CASE(median_and_quantile_bool) { check_median_quantile<bool>(false); }
+BOOST_AUTO_TEST_CASE(median_of_bool) { check_median_quantile<bool>(false); }
 
 BOOST_AUTO_TEST_CASE(median_and_quantile_types_and_errors) {
     const auto i = make_array<1, int>(std::vector<index_t>{4}, std::vector<int>{4, 1, 3, 2});

@@ -60,5 +60,8 @@
 // Reductions (reduce/).
 #define BSX_REFUSAL_REDUCTION_ARGUMENTS(AS) BSX_REFUSAL_AS_##AS("bsx: a reduction takes (x), (x, axis) or (x, axis, bsx::keepdims), where x is an expression and axis an integer, bsx::axis(k) or bsx::axes(i, j, ...)")
 #define BSX_REFUSAL_DISTRIBUTED_INDEX_REDUCTION(AS) BSX_REFUSAL_AS_##AS("bsx: argmin, argmax, nanargmin and nanargmax do not take expressions over distributed arrays")
+#define BSX_REFUSAL_VARIANCE_ARGUMENTS(AS) BSX_REFUSAL_AS_##AS("bsx: var and std take (x), (x, axis) or (x, axis, bsx::keepdims), then optionally bsx::ddof(d), where x is an expression and axis an integer, bsx::axis(k) or bsx::axes(i, j, ...)")
+#define BSX_REFUSAL_QUANTILE_ARGUMENTS(AS) BSX_REFUSAL_AS_##AS("bsx: median takes (x[, axis[, bsx::keepdims]]) and quantile (x, q[, axis[, bsx::keepdims]]), where x is an expression, q an arithmetic scalar, a rank-1 expression of them or a braced list, and axis an integer, bsx::axis(k) or bsx::axes(i, j, ...)")
+#define BSX_REFUSAL_QUANTILE_OF_BOOL(AS) BSX_REFUSAL_AS_##AS("bsx: quantile interpolates between numbers, not bools (as NumPy's); cast the operand first, e.g. bsx::cast<double>(x)")
 #define BSX_REFUSAL_DISTRIBUTED_AXES(AS) BSX_REFUSAL_AS_##AS("bsx: expressions over distributed arrays reduce along one axis at a time")
 // clang-format on

@@ -7,10 +7,12 @@
 
 #include <array>
 #include <cmath>
+#include <concepts>
 #include <cstddef>
 #include <type_traits>
 #include <utility>
 
+#include "../detail/refusals.hpp"
 #include "../expr/expression.hpp"
 #include "../expr/functions.hpp"
 #include "../expr/operators.hpp"
@@ -57,6 +59,17 @@ std::array<index_t, K> axis_list(axes_t<K> a) noexcept {
 template <class T>
 using mean_t = std::conditional_t<std::is_integral_v<T>, double, T>;
 
+/// What may follow the operand of var and std: a reduction's arguments, then optionally ddof.
+template <class... Rest>
+inline constexpr bool variance_arguments = reduction_arguments<Rest...>;
+template <class A>
+inline constexpr bool variance_arguments<A> = reduction_arguments<A> || std::same_as<A, ddof_t>;
+template <class A, class B>
+inline constexpr bool variance_arguments<A, B> =
+    reduction_arguments<A, B> || (reduction_arguments<A> && std::same_as<B, ddof_t>);
+template <class A, class B, class C>
+inline constexpr bool variance_arguments<A, B, C> = reduction_arguments<A, B> && std::same_as<C, ddof_t>;
+
 /// var (Sqrt false) and std (Sqrt true).
 template <bool Sqrt>
 struct variance_function {
@@ -79,6 +92,15 @@ struct variance_function {
         requires reduction_arguments<A>
     auto operator()(X&& x, A a, keepdims_t, ddof_t d = {0}) const {
         return make(std::forward<X>(x), a, d, [](auto&& s, auto k) { return sum(std::move(s), k, keepdims); });
+    }
+
+    /// Any other call: one diagnostic (the result is an int so that it is the only error).
+    template <class X, class... Rest>
+        requires(!(expression<X> && variance_arguments<std::remove_cvref_t<Rest>...>))
+    int operator()(X&&, Rest&&...) const {
+        static_assert(variance_arguments<X, Rest...> && !variance_arguments<X, Rest...>,
+                      BSX_REFUSAL_VARIANCE_ARGUMENTS(message));
+        return 0;
     }
 
 private:
@@ -126,6 +148,14 @@ struct nan_sum_function {
         } else {
             return sum(where(isnan(another_use<X>(x)), T(0), std::forward<X>(x)), rest...);
         }
+    }
+    /// Any other call: one diagnostic, as sum's.
+    template <class X, class... Rest>
+        requires(!(expression<X> && reduction_arguments<std::remove_cvref_t<Rest>...>))
+    int operator()(X&&, Rest&&...) const {
+        static_assert(reduction_arguments<X, Rest...> && !reduction_arguments<X, Rest...>,
+                      BSX_REFUSAL_REDUCTION_ARGUMENTS(message));
+        return 0;
     }
 };
 
