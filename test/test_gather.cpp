@@ -288,6 +288,35 @@ BOOST_AUTO_TEST_CASE(take_errors_name_the_index_and_write_nothing) {
     expect_throw<std::out_of_range>([&] { (void)bsx::take(x, bsx::array<int, 1>{99})(0); }, "index 99");
 }
 
+BOOST_AUTO_TEST_CASE(take_of_an_operand_resized_after_building_throws) {
+    // The node keeps the shape it was built with: read with the operand's new strides it
+    // would read out of range, so binding compares it with the shape the operands give now.
+    bsx::array<double, 2> x = bsx::zeros<double>(4, 4);
+    const bsx::array<int, 1> i{0, 1};
+    const auto e = bsx::take(x, i, 1);
+    x = bsx::zeros<double>(2, 2);
+    bsx::array<double, 2> r = bsx::full(bsx::shape_t<2>{4, 2}, -1.0);
+    expect_throw<std::logic_error>([&] { r = e; },
+                                   "bsx: take: an operand was resized after the expression was built (the operands "
+                                   "now give shape (2,2), not (4,2))");
+    BOOST_TEST(bsx::array_equal(r, bsx::full(bsx::shape_t<2>{4, 2}, -1.0)));
+    // The indices shrinking.
+    const bsx::array<double, 2> y = bsx::zeros<double>(4, 4);
+    bsx::array<int, 1> j{0, 1, 2};
+    const auto f = bsx::take(y, j, 1);
+    j = bsx::array<int, 1>{0};
+    bsx::array<double, 2> s = bsx::full(bsx::shape_t<2>{4, 3}, -1.0);
+    expect_throw<std::logic_error>([&] { s = f; }, "not (4,3)");
+    BOOST_TEST(bsx::array_equal(s, bsx::full(bsx::shape_t<2>{4, 3}, -1.0)));
+    // Flattened: the shape is the indices'.
+    bsx::array<int, 1> k{0, 1, 2};
+    const auto g = bsx::take(y, k);
+    k = bsx::array<int, 1>{0, 1};
+    bsx::array<double, 1> t = bsx::full(bsx::shape_t<1>{3}, -1.0);
+    expect_throw<std::logic_error>([&] { t = g; }, "bsx: take: an operand was resized");
+    BOOST_TEST(bsx::array_equal(t, bsx::full(bsx::shape_t<1>{3}, -1.0)));
+}
+
 // ============================================================== masks
 
 BOOST_AUTO_TEST_CASE(mask_selects_in_row_major_order) {

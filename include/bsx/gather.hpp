@@ -116,14 +116,22 @@ public:
     gather_node(std::string_view function, HeldX x, HeldI idx, std::size_t axis)
         : children_(std::move(x), std::move(idx)), function_(function), axis_(axis) {
         static_assert(detail::expression_node<gather_node>, BSX_REFUSAL_NODE_PROTOCOL(message));
+        shape_ = current_shape();
+    }
+
+    /// The shape the operands give now: shape() unless one was resized since the node was
+    /// built (then binding throws, as the stored shape would read out of range).
+    shape_t<R> current_shape() const {
         const auto xs = operand().shape();
         const auto is = indices().shape();
+        shape_t<R> s{};
         if constexpr (Flat) {
-            for (std::size_t k = 0; k < M; ++k) shape_[k] = is[k];
+            for (std::size_t k = 0; k < M; ++k) s[k] = is[k];
         } else {
             for (std::size_t k = 0; k < R; ++k)
-                shape_[k] = k < axis_ ? xs[k] : k < axis_ + M ? is[k - axis_] : xs[k - M + 1];
+                s[k] = k < axis_ ? xs[k] : k < axis_ + M ? is[k - axis_] : xs[k - M + 1];
         }
+        return s;
     }
 
     const operand_type& operand() const noexcept { return detail::unwrap(boost::hana::at_c<0>(children_)); }
@@ -256,6 +264,7 @@ struct binder<gather_node<HeldX, HeldI, R, Flat>> : binder_defaults {
         using V = std::remove_const_t<value_type_t<X>>;
         using IV = std::remove_const_t<value_type_t<I>>;
         constexpr std::size_t N = E::N, M = E::M;
+        if (const auto now = e.current_shape(); now != e.shape()) throw_resized_operand(e.function(), now, e.shape());
         const std::size_t a = e.axis();
         const index_t extent = e.extent();
 
