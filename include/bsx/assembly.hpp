@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 #include <limits>
 #include <optional>
@@ -609,6 +610,10 @@ auto concatenate_pieces(std::string_view operation, Pieces pieces, A axis_arg) {
             const shape_t<R> s = x.shape();
             for (std::size_t d = 0; d < R; ++d)
                 if (d != axis && s[d] != shape[d]) throw_assembly_mismatch(operation, shape, s, p, index_t(d), axis);
+            if (s[axis] > std::numeric_limits<index_t>::max() - offsets[p])
+                throw std::length_error("bsx: " + std::string(operation) + ": operand " + std::to_string(p) +
+                                        " of shape " + format_shape(s) + " makes the extents along axis " +
+                                        std::to_string(axis) + " sum past PTRDIFF_MAX");
             offsets[p + 1] = offsets[p] + s[axis];
         });
     for (std::size_t p = pieces.count() + 1; p < offsets.size(); ++p) offsets[p] = offsets[pieces.count()];
@@ -775,11 +780,11 @@ auto tile(X&& x, const std::array<index_t, M>& reps) {
             if (r < 0)
                 throw std::invalid_argument("bsx: tile: reps " + format_shape(reps) + " for shape " + format_shape(in) +
                                             ": a repetition count is negative");
-            shape[k] = in[k] * r;  // checked below: the extents multiply into the size
-            if (r != 1) rules[k].kind = detail::axis_kind::tile;
-            if (in[k] != 0 && r > 0 && r > std::numeric_limits<index_t>::max() / in[k])
+            if (in[k] != 0 && r > std::numeric_limits<index_t>::max() / in[k])
                 throw std::length_error("bsx: tile: reps " + format_shape(reps) + " for shape " + format_shape(in) +
                                         " give an extent too large");
+            shape[k] = in[k] * r;  // checked below: the extents multiply into the size
+            if (r != 1) rules[k].kind = detail::axis_kind::tile;
         }
         detail::checked_size("tile", shape);
         return detail::rearranged(std::forward<X>(x), rules, shape, 0);
@@ -802,7 +807,10 @@ auto repeat(X&& x, C count, A axis) {
     std::array<detail::axis_rule, N> rules{};
     shape_t<N> shape = in;
     for (std::size_t d = 0; d < N; ++d) rules[d].n = in[d];
-    if (in[k] != 0 && index_t(count) > std::numeric_limits<index_t>::max() / in[k])
+    // Compared in count's own type: an unsigned count above PTRDIFF_MAX would turn negative
+    // as an index_t (NumPy refuses such a count even for an empty axis).
+    if (std::cmp_greater(count, std::numeric_limits<index_t>::max()) ||
+        (in[k] != 0 && std::cmp_greater(count, std::numeric_limits<index_t>::max() / in[k])))
         throw std::length_error("bsx: repeat: count " + std::to_string(count) + " along axis " + std::to_string(k) +
                                 " of shape " + format_shape(in) + " gives an extent too large");
     shape[k] = in[k] * index_t(count);
@@ -820,7 +828,13 @@ auto roll(X&& x, S shift, A axis) {
     std::array<detail::axis_rule, N> rules{};
     for (std::size_t d = 0; d < N; ++d) rules[d].n = in[d];
     if (in[k] > 0) {
-        const index_t s = ((index_t(shift) % in[k]) + in[k]) % in[k];
+        // Reduced in shift's own type: an unsigned shift above PTRDIFF_MAX would turn
+        // negative as an index_t and roll the other way.
+        index_t s;
+        if constexpr (std::is_signed_v<S>)
+            s = ((index_t(shift) % in[k]) + in[k]) % in[k];
+        else
+            s = index_t(std::uint64_t(shift) % std::uint64_t(in[k]));
         if (s != 0) rules[k] = {detail::axis_kind::roll, in[k], s};
     }
     return detail::rearranged(std::forward<X>(x), rules, in, 0);
