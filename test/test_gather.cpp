@@ -490,6 +490,24 @@ BOOST_AUTO_TEST_CASE(put_cycles_values_and_the_last_duplicate_wins) {
     expect_array(b, {3}, std::vector<double>{3, 2, 1});
 }
 
+BOOST_AUTO_TEST_CASE(unsigned_indices_above_ptrdiff_max_are_out_of_range) {
+    // Cast to index_t, 2^64 - 1 would be -1: put wrote the last element and take's element
+    // read it. Indices are checked in their own type, and the error names them as given.
+    constexpr std::uint64_t huge = ~std::uint64_t{0};
+    bsx::array<double, 1> a{0, 1, 2};
+    expect_throw<std::out_of_range>([&] { bsx::put(a, bsx::array<std::uint64_t, 1>{huge}, 5.0); },
+                                    "bsx: put: index 18446744073709551615 is out of range for axis 0 of extent 3");
+    expect_array(a, {3}, std::vector<double>{0, 1, 2});
+    const bsx::array<std::uint64_t, 1> at{1, huge};
+    expect_throw<std::out_of_range>([&] { (void)bsx::take(a, at)(1); },
+                                    "bsx: take: index 18446744073709551615 is out of range for axis 0 of extent 3");
+    expect_throw<std::out_of_range>([&] { (void)bsx::take(a, at, 0)(1); }, "index 18446744073709551615");
+    BOOST_TEST(bsx::take(a, at)(0) == 1.0);
+    bsx::array<double, 1> r{-1, -1};
+    expect_throw<std::out_of_range>([&] { r = bsx::take(a, at); }, "index 18446744073709551615");
+    expect_array(r, {2}, std::vector<double>{-1, -1});
+}
+
 BOOST_AUTO_TEST_CASE(compress_along_axes_and_flattened) {
     const auto x = grid3(2, 3, 4);
     const bsx::array<bool, 1> m{true, false, true};

@@ -83,7 +83,7 @@ void check_indices(std::string_view function, const I* data, const shape_t<M>& s
     }
     if (!bad) return;
     for_each_offset(shape, strides, [&](index_t at) {
-        if (outside(data[at])) throw_index_error(std::string(function).c_str(), index_t(data[at]), axis, extent);
+        if (outside(data[at])) throw_index_error(std::string(function).c_str(), std::to_string(data[at]), axis, extent);
     });
 }
 
@@ -150,9 +150,11 @@ public:
         const std::size_t a = axis();
         shape_t<M> at{};
         for (std::size_t k = 0; k < M; ++k) at[k] = i[a + k];
-        index_t v = index_t(indices().element(at));
+        // Checked in its own type: an unsigned index above PTRDIFF_MAX is not a negative one.
+        const std::remove_cv_t<value_type_t<index_type>> raw = indices().element(at);
         const index_t n = extent();
-        if (v < -n || v >= n) detail::throw_index_error(std::string(function_).c_str(), v, a, n);
+        detail::check_indices(function_, &raw, shape_t<0>{}, shape_t<0>{}, a, n);
+        index_t v = index_t(raw);
         if (v < 0) v += n;
         shape_t<N> xi{};
         if constexpr (Flat) {
