@@ -314,6 +314,25 @@ BOOST_AUTO_TEST_CASE(bad_names_and_failed_saves) {
     BOOST_TEST(bsx::load_npz(file).names().empty());
 }
 
+BOOST_AUTO_TEST_CASE(non_ascii_names_are_marked_utf8) {
+    // Without general-purpose flag bit 11, Python's zipfile (so np.load) decodes a name as
+    // code page 437 and np.load(f)["temp\u00e9rature"] finds nothing.
+    scratch_dir dir;
+    const std::string name = "temp\xc3\xa9rature";  // UTF-8
+    const bsx::array<double, 1> v{1, 2, 3};
+    for (const bool deflate : {false, true}) {
+        const fs::path file = dir.path / "names.npz";
+        (deflate ? bsx::save_npz_compressed : bsx::save_npz)(file, {{name, v}, {"plain", v}});
+        const std::string b = file_bytes(file);
+        BOOST_TEST(get_le(b, 6, 2) == 0x0800u);  // the first local header: the non-ASCII name
+        BOOST_TEST(get_le(b, central_entry(b, name + ".npy") + 8, 2) == 0x0800u);
+        BOOST_TEST(get_le(b, central_entry(b, "plain.npy") + 8, 2) == 0u);
+        const auto f = bsx::load_npz(file);
+        BOOST_TEST(f.names() == (std::vector<std::string>{name, "plain"}), boost::test_tools::per_element());
+        expect_same_values(values_of(f.get<double, 1>(name)), {1, 2, 3});
+    }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(npz_errors)
