@@ -31,10 +31,12 @@
 
 // ============================================================== the largest allocation
 // Global operator new records the largest request while armed: a hostile file must be
-// rejected without a request anywhere near what it claims.
+// rejected without a request anywhere near what it claims. It also refuses requests of
+// refused_from bytes or more, to raise std::bad_alloc where a test needs one.
 namespace {
 std::atomic<bool> watching{false};
 std::atomic<std::size_t> largest{0};
+std::atomic<std::size_t> refused_from{std::numeric_limits<std::size_t>::max()};
 
 void note(std::size_t n) {
     if (!watching.load(std::memory_order_relaxed)) return;
@@ -48,6 +50,7 @@ void note(std::size_t n) {
 
 void* operator new(std::size_t n) {
     note(n);
+    if (n >= refused_from.load(std::memory_order_relaxed)) throw std::bad_alloc();
     if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
     throw std::bad_alloc();
 }
@@ -625,6 +628,22 @@ BOOST_AUTO_TEST_CASE(text_errors_name_the_line) {
     const fs::path nowhere = dir.path / "missing" / "x.txt";
     expect_failure([&] { bsx::save_txt(nowhere, bsx::array<double, 1>{1.0}); }, nowhere,
                    "cannot create a temporary file");
+}
+
+BOOST_AUTO_TEST_CASE(save_txt_removes_its_temporary_file_on_any_exception) {
+    // One line of 100000 values takes megabytes: refusing allocations of 64 KiB or more
+    // makes formatting it throw std::bad_alloc, which does not go through save_txt's own
+    // error path; the temporary file must go all the same.
+    scratch_dir dir;
+    const bsx::array<double, 2> wide = bsx::zeros<double>(1, 100000);
+    refused_from = std::size_t{1} << 16;
+    try {
+        bsx::save_txt(dir.path / "wide.txt", wide);
+        BOOST_TEST(false, "save_txt did not throw");
+    } catch (const std::bad_alloc&) {
+    }
+    refused_from = std::numeric_limits<std::size_t>::max();
+    BOOST_TEST(fs::is_empty(dir.path), "save_txt left a file behind");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
