@@ -231,6 +231,18 @@ BOOST_AUTO_TEST_CASE(errors_name_the_shapes_and_axis_and_change_nothing) {
     expect_throw<bsx::broadcast_error>([&] { (void)bsx::stack(x, y, 0); }, "stacked operands must have one shape");
     expect_throw<std::out_of_range>([&] { (void)bsx::stack({x, x}, 4); }, "bsx: stack: axis 4 is out of range");
     expect_throw<std::out_of_range>([&] { (void)bsx::expand_dims(x, -5); }, "bsx: expand_dims: axis -5");
+    // The message gives the operand's own shape and the axes an insertion accepts.
+    const bsx::array<double, 2> x23 = bsx::zeros<double>(2, 3);
+    expect_throw<std::out_of_range>(
+        [&] { (void)bsx::expand_dims(x23, 4); },
+        "bsx: expand_dims: axis 4 is out of range for inserting an axis into an operand of rank 2 and shape (2,3) "
+        "(axes -3 to 2)");
+    expect_throw<std::out_of_range>(
+        [&] {
+            (void)bsx::stack({x, x}, -5);
+        },
+        "bsx: stack: axis -5 is out of range for inserting an axis into an operand of "
+        "rank 3 and shape (2,3,4) (axes -4 to 3)");
     expect_throw<std::invalid_argument>([&] { (void)bsx::squeeze(x, 1); },
                                         "bsx: squeeze: axis 1 of shape (2,3,4) has extent 3, not 1");
     expect_throw<std::out_of_range>([&] { (void)bsx::squeeze(x, 3); }, "bsx: squeeze: axis 3 is out of range");

@@ -11,6 +11,7 @@
 #include <initializer_list>
 #include <limits>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -655,13 +656,24 @@ auto inserted_axis(X&& x, std::size_t axis) {
     return remap<rank_v<X> + 1>(std::forward<X>(x), map, shape);
 }
 
+/// The error of insertion_axis, naming the operand's own shape (not the widened one).
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_insertion_axis_out_of_range(std::string_view operation,
+                                                                                     index_t axis,
+                                                                                     std::span<const index_t> shape) {
+    const auto n = index_t(shape.size());
+    throw std::out_of_range("bsx: " + std::string(operation) + ": axis " + std::to_string(axis) +
+                            " is out of range for inserting an axis into an operand of rank " + std::to_string(n) +
+                            " and shape " + format_shape(shape) + " (axes -" + std::to_string(n + 1) + " to " +
+                            std::to_string(n) + ")");
+}
+
 /// An axis of the result of inserting one into a rank-N shape: in [-(N+1), N].
 template <std::size_t N, class A>
 std::size_t insertion_axis(std::string_view operation, A axis, const shape_t<N>& shape) {
-    shape_t<N + 1> widened{};
-    std::copy(shape.begin(), shape.end(), widened.begin());
-    widened[N] = 1;
-    return checked_axis(operation, axis_value(axis), widened);
+    const index_t k = axis_value(axis);
+    constexpr auto n = index_t(N) + 1;
+    if (k < -n || k >= n) throw_insertion_axis_out_of_range(operation, k, shape);
+    return std::size_t(k < 0 ? k + n : k);
 }
 
 }  // namespace detail
