@@ -22,6 +22,7 @@
 #include <boost/hana/tuple.hpp>
 
 #include "detail/convert.hpp"
+#include "eval/alias.hpp"
 #include "eval/assign.hpp"
 #include "eval/static_loop.hpp"
 #include "expr/expression.hpp"
@@ -426,9 +427,13 @@ private:
                         const index_t s = r.step * st[R - 1];
                         if (s == 1) {
                             // The loops ask for a page or so at a time, and the hardware's
-                            // prefetch stops at page ends: ask for the run's continuation now.
+                            // prefetch stops at page ends: ask for the run's continuation now,
+                            // as far as the operand's memory goes (q + t past its end is UB).
                             constexpr index_t line = 64 / index_t(sizeof(*q));
-                            for (index_t t = len; t < 2 * len; t += line) __builtin_prefetch(q + t);
+                            const auto end = detail::memory_range(x.data(), x.shape(), x.strides()).hi;
+                            const index_t ahead =
+                                std::min(2 * len, index_t((end - reinterpret_cast<std::uintptr_t>(q)) / sizeof(*q)));
+                            for (index_t t = len; t < ahead; t += line) __builtin_prefetch(q + t);
                             for (index_t t = 0; t < len; ++t) to[t] = detail::convert<T>(q[t]);
                         } else
                             for (index_t t = 0; t < len; ++t) to[t] = detail::convert<T>(q[t * s]);
