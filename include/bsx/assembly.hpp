@@ -337,21 +337,12 @@ public:
     /// only when every operand is memory (then nothing here can throw).
     template <class T>
     void fill_positions(index_t first, index_t step, index_t len, T* to) const noexcept {
-        const shape_t<R> strides = contiguous_strides(shape_);
-        const auto unravel = [&](index_t pos) {
-            shape_t<R> idx{};
-            for (std::size_t d = 0; d < R; ++d) {
-                idx[d] = pos / strides[d];
-                pos -= idx[d] * strides[d];
-            }
-            return idx;
-        };
         if (step != 1) {
-            for (index_t t = 0; t < len; ++t) fill_row(unravel(first + t * step), 1, to + t);
+            for (index_t t = 0; t < len; ++t) fill_row(detail::unravel_index(first + t * step, shape_), 1, to + t);
             return;
         }
         while (len > 0) {
-            const shape_t<R> idx = unravel(first);
+            const shape_t<R> idx = detail::unravel_index(first, shape_);
             const index_t n = std::min(len, shape_[R - 1] - idx[R - 1]);
             fill_row(idx, n, to);
             to += n;
@@ -475,14 +466,7 @@ public:
         if (operand().size() != shape_[0]) detail::throw_resized_operand("ravel", shape_t<1>{operand().size()}, shape_);
     }
     value_type element(const shape_t<1>& i) const {
-        const auto s = operand().shape();
-        shape_t<n> idx{};
-        index_t pos = i[0];
-        for (std::size_t d = n; d-- > 0;) {
-            idx[d] = pos % s[d];
-            pos /= s[d];
-        }
-        return operand().element(idx);
+        return operand().element(detail::unravel_index(i[0], shape_t<n>(operand().shape())));
     }
 
 private:

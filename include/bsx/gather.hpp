@@ -158,11 +158,7 @@ public:
         if (v < 0) v += n;
         shape_t<N> xi{};
         if constexpr (Flat) {
-            const auto xs = operand().shape();
-            for (std::size_t k = N; k-- > 0;) {
-                xi[k] = v % xs[k];
-                v /= xs[k];
-            }
+            xi = detail::unravel_index(v, shape_t<N>(operand().shape()));
         } else {
             for (std::size_t k = 0; k < N; ++k) xi[k] = k < a ? i[k] : k == a ? v : i[k + M - 1];
         }

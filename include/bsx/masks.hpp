@@ -212,11 +212,9 @@ void put(strided_view<T, N> x, const I& idx, const Values& values) {
         if (flat < 0) flat += n;
         index_t offset = flat;
         if (!contiguous) {
+            const shape_t<N> at_index = detail::unravel_index(flat, shape);
             offset = 0;
-            for (std::size_t d = N; d-- > 0;) {
-                offset += flat % shape[d] * strides[d];
-                flat /= shape[d];
-            }
+            for (std::size_t d = 0; d < N; ++d) offset += at_index[d] * strides[d];
         }
         x.data()[offset] = v.data()[cycle];
         if (++cycle == v.size()) cycle = 0;
