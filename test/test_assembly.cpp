@@ -12,6 +12,7 @@
 #include <bsx/bsx.hpp>
 
 #include <array>
+#include <cstdint>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -230,6 +231,18 @@ BOOST_AUTO_TEST_CASE(errors_name_the_shapes_and_axis_and_change_nothing) {
     expect_throw<bsx::broadcast_error>([&] { (void)bsx::stack(x, y, 0); }, "stacked operands must have one shape");
     expect_throw<std::out_of_range>([&] { (void)bsx::stack({x, x}, 4); }, "bsx: stack: axis 4 is out of range");
     expect_throw<std::out_of_range>([&] { (void)bsx::expand_dims(x, -5); }, "bsx: expand_dims: axis -5");
+    // The message gives the operand's own shape and the axes an insertion accepts.
+    const bsx::array<double, 2> x23 = bsx::zeros<double>(2, 3);
+    expect_throw<std::out_of_range>(
+        [&] { (void)bsx::expand_dims(x23, 4); },
+        "bsx: expand_dims: axis 4 is out of range for inserting an axis into an operand of rank 2 and shape (2,3) "
+        "(axes -3 to 2)");
+    expect_throw<std::out_of_range>(
+        [&] {
+            (void)bsx::stack({x, x}, -5);
+        },
+        "bsx: stack: axis -5 is out of range for inserting an axis into an operand of "
+        "rank 3 and shape (2,3,4) (axes -4 to 3)");
     expect_throw<std::invalid_argument>([&] { (void)bsx::squeeze(x, 1); },
                                         "bsx: squeeze: axis 1 of shape (2,3,4) has extent 3, not 1");
     expect_throw<std::out_of_range>([&] { (void)bsx::squeeze(x, 3); }, "bsx: squeeze: axis 3 is out of range");
@@ -269,6 +282,36 @@ BOOST_AUTO_TEST_CASE(errors_name_the_shapes_and_axis_and_change_nothing) {
         },
         "bsx: concatenate: 17 operands given, at most 16 in braces");
     BOOST_TEST(bsx::array_equal(r, x));  // no failed assignment wrote anything
+}
+
+BOOST_AUTO_TEST_CASE(huge_extents_and_counts_are_refused_before_they_overflow) {
+    // Each extent is computed with checked arithmetic: a product or sum past PTRDIFF_MAX
+    // used to overflow (UB) before the check, and could wrap to a small extent.
+    const bsx::array<double, 1> v3{0, 1, 2};
+    expect_throw<std::length_error>([&] { (void)bsx::tile(v3, {index_t(1) << 62}); },
+                                    "bsx: tile: reps (4611686018427387904,) for shape (3,) give an extent too large");
+    const bsx::array<double, 1> one{1};
+    const auto b = bsx::broadcast_to(one, bsx::shape_t<1>{index_t(1) << 62});
+    expect_throw<std::length_error>(
+        [&] {
+            (void)bsx::concatenate({b, b, b, b}, 0);
+        },
+        "bsx: concatenate: operand 1 of shape (4611686018427387904,) makes the extents along axis 0 sum past "
+        "PTRDIFF_MAX");
+    expect_throw<std::length_error>([&] { (void)bsx::concatenate({b, b, b}, 0); }, "sum past PTRDIFF_MAX");
+    // An unsigned count above PTRDIFF_MAX is not a negative one.
+    const auto x = x_operand();
+    expect_throw<std::length_error>([&] { (void)bsx::repeat(x, std::uint64_t(1) << 63, 0); },
+                                    "bsx: repeat: count 9223372036854775808 along axis 0 of shape (2,3,4)");
+    expect_throw<std::length_error>([&] { (void)bsx::repeat(bsx::slice(x, 0, 0), ~std::uint64_t{0}, 0); },
+                                    "bsx: repeat: count 18446744073709551615");
+    // 2^63 = 2 (mod 3) and 2^64 - 1 = 0 (mod 3): a shift reduced as an index_t rolled by 1.
+    bsx::array<double, 1> rolled = bsx::roll(v3, std::uint64_t(1) << 63, 0);
+    test_support::expect_array(rolled, {3}, std::vector<double>{1, 2, 0});
+    rolled = bsx::roll(v3, ~std::uint64_t{0});
+    test_support::expect_array(rolled, {3}, std::vector<double>{0, 1, 2});
+    rolled = bsx::roll(v3, std::int64_t(-5), 0);
+    test_support::expect_array(rolled, {3}, std::vector<double>{2, 0, 1});
 }
 
 BOOST_AUTO_TEST_CASE(destination_read_on_the_right_gives_numpys_result) {

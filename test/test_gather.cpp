@@ -288,6 +288,35 @@ BOOST_AUTO_TEST_CASE(take_errors_name_the_index_and_write_nothing) {
     expect_throw<std::out_of_range>([&] { (void)bsx::take(x, bsx::array<int, 1>{99})(0); }, "index 99");
 }
 
+BOOST_AUTO_TEST_CASE(take_of_an_operand_resized_after_building_throws) {
+    // The node keeps the shape it was built with: read with the operand's new strides it
+    // would read out of range, so binding compares it with the shape the operands give now.
+    bsx::array<double, 2> x = bsx::zeros<double>(4, 4);
+    const bsx::array<int, 1> i{0, 1};
+    const auto e = bsx::take(x, i, 1);
+    x = bsx::zeros<double>(2, 2);
+    bsx::array<double, 2> r = bsx::full(bsx::shape_t<2>{4, 2}, -1.0);
+    expect_throw<std::logic_error>([&] { r = e; },
+                                   "bsx: take: an operand was resized after the expression was built (the operands "
+                                   "now give shape (2,2), not (4,2))");
+    BOOST_TEST(bsx::array_equal(r, bsx::full(bsx::shape_t<2>{4, 2}, -1.0)));
+    // The indices shrinking.
+    const bsx::array<double, 2> y = bsx::zeros<double>(4, 4);
+    bsx::array<int, 1> j{0, 1, 2};
+    const auto f = bsx::take(y, j, 1);
+    j = bsx::array<int, 1>{0};
+    bsx::array<double, 2> s = bsx::full(bsx::shape_t<2>{4, 3}, -1.0);
+    expect_throw<std::logic_error>([&] { s = f; }, "not (4,3)");
+    BOOST_TEST(bsx::array_equal(s, bsx::full(bsx::shape_t<2>{4, 3}, -1.0)));
+    // Flattened: the shape is the indices'.
+    bsx::array<int, 1> k{0, 1, 2};
+    const auto g = bsx::take(y, k);
+    k = bsx::array<int, 1>{0, 1};
+    bsx::array<double, 1> t = bsx::full(bsx::shape_t<1>{3}, -1.0);
+    expect_throw<std::logic_error>([&] { t = g; }, "bsx: take: an operand was resized");
+    BOOST_TEST(bsx::array_equal(t, bsx::full(bsx::shape_t<1>{3}, -1.0)));
+}
+
 // ============================================================== masks
 
 BOOST_AUTO_TEST_CASE(mask_selects_in_row_major_order) {
@@ -459,6 +488,24 @@ BOOST_AUTO_TEST_CASE(put_cycles_values_and_the_last_duplicate_wins) {
         },
         "bsx: put: index 3 is out of range for axis 0 of extent 3");
     expect_array(b, {3}, std::vector<double>{3, 2, 1});
+}
+
+BOOST_AUTO_TEST_CASE(unsigned_indices_above_ptrdiff_max_are_out_of_range) {
+    // Cast to index_t, 2^64 - 1 would be -1: put wrote the last element and take's element
+    // read it. Indices are checked in their own type, and the error names them as given.
+    constexpr std::uint64_t huge = ~std::uint64_t{0};
+    bsx::array<double, 1> a{0, 1, 2};
+    expect_throw<std::out_of_range>([&] { bsx::put(a, bsx::array<std::uint64_t, 1>{huge}, 5.0); },
+                                    "bsx: put: index 18446744073709551615 is out of range for axis 0 of extent 3");
+    expect_array(a, {3}, std::vector<double>{0, 1, 2});
+    const bsx::array<std::uint64_t, 1> at{1, huge};
+    expect_throw<std::out_of_range>([&] { (void)bsx::take(a, at)(1); },
+                                    "bsx: take: index 18446744073709551615 is out of range for axis 0 of extent 3");
+    expect_throw<std::out_of_range>([&] { (void)bsx::take(a, at, 0)(1); }, "index 18446744073709551615");
+    BOOST_TEST(bsx::take(a, at)(0) == 1.0);
+    bsx::array<double, 1> r{-1, -1};
+    expect_throw<std::out_of_range>([&] { r = bsx::take(a, at); }, "index 18446744073709551615");
+    expect_array(r, {2}, std::vector<double>{-1, -1});
 }
 
 BOOST_AUTO_TEST_CASE(compress_along_axes_and_flattened) {

@@ -31,10 +31,12 @@
 
 // ============================================================== the largest allocation
 // Global operator new records the largest request while armed: a hostile file must be
-// rejected without a request anywhere near what it claims.
+// rejected without a request anywhere near what it claims. It also refuses requests of
+// refused_from bytes or more, to raise std::bad_alloc where a test needs one.
 namespace {
 std::atomic<bool> watching{false};
 std::atomic<std::size_t> largest{0};
+std::atomic<std::size_t> refused_from{std::numeric_limits<std::size_t>::max()};
 
 void note(std::size_t n) {
     if (!watching.load(std::memory_order_relaxed)) return;
@@ -48,6 +50,7 @@ void note(std::size_t n) {
 
 void* operator new(std::size_t n) {
     note(n);
+    if (n >= refused_from.load(std::memory_order_relaxed)) throw std::bad_alloc();
     if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
     throw std::bad_alloc();
 }
@@ -145,6 +148,31 @@ std::string stored_zip(const std::string& name, const std::string& payload) {
     z += name;
     const std::size_t cd_size = z.size() - cd;
     put(0x06054b50, 4), put(0, 4), put(1, 2), put(1, 2), put(cd_size, 4), put(cd, 4), put(0, 2);
+    return z;
+}
+
+/// A zip of one deflated member `name` holding `payload`, with a correct CRC.
+std::string deflated_zip(const std::string& name, const std::string& payload) {
+    z_stream zs{};
+    BOOST_TEST_REQUIRE(deflateInit2(&zs, 9, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY) == Z_OK);
+    std::string packed(deflateBound(&zs, uLong(payload.size())), '\0');
+    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(payload.data()));
+    zs.avail_in = uInt(payload.size());
+    zs.next_out = reinterpret_cast<Bytef*>(packed.data());
+    zs.avail_out = uInt(packed.size());
+    BOOST_TEST_REQUIRE(deflate(&zs, Z_FINISH) == Z_STREAM_END);
+    packed.resize(zs.total_out);
+    deflateEnd(&zs);
+    // stored_zip's layout with method 8 and the deflated size.
+    std::string z = stored_zip(name, packed);
+    const auto crc = crc32(0, reinterpret_cast<const Bytef*>(payload.data()), uInt(payload.size()));
+    const std::size_t cd = z.size() - 22 - (46 + name.size());
+    for (const std::size_t at : {std::size_t{0}, cd}) {
+        const std::size_t fields = at == 0 ? 8 : 10;  // the method's offset in each header
+        put_le(z, at + fields, 8, 2);
+        put_le(z, at + fields + 6, crc, 4);
+        put_le(z, at + fields + 14, payload.size(), 4);
+    }
     return z;
 }
 
@@ -287,6 +315,25 @@ BOOST_AUTO_TEST_CASE(bad_names_and_failed_saves) {
     // an archive without members
     bsx::save_npz(file, {});
     BOOST_TEST(bsx::load_npz(file).names().empty());
+}
+
+BOOST_AUTO_TEST_CASE(non_ascii_names_are_marked_utf8) {
+    // Without general-purpose flag bit 11, Python's zipfile (so np.load) decodes a name as
+    // code page 437 and np.load(f)["temp\u00e9rature"] finds nothing.
+    scratch_dir dir;
+    const std::string name = "temp\xc3\xa9rature";  // UTF-8
+    const bsx::array<double, 1> v{1, 2, 3};
+    for (const bool deflate : {false, true}) {
+        const fs::path file = dir.path / "names.npz";
+        (deflate ? bsx::save_npz_compressed : bsx::save_npz)(file, {{name, v}, {"plain", v}});
+        const std::string b = file_bytes(file);
+        BOOST_TEST(get_le(b, 6, 2) == 0x0800u);  // the first local header: the non-ASCII name
+        BOOST_TEST(get_le(b, central_entry(b, name + ".npy") + 8, 2) == 0x0800u);
+        BOOST_TEST(get_le(b, central_entry(b, "plain.npy") + 8, 2) == 0u);
+        const auto f = bsx::load_npz(file);
+        BOOST_TEST(f.names() == (std::vector<std::string>{name, "plain"}), boost::test_tools::per_element());
+        expect_same_values(values_of(f.get<double, 1>(name)), {1, 2, 3});
+    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -437,9 +484,21 @@ BOOST_AUTO_TEST_CASE(claims_beyond_the_file_allocate_nothing) {
                    expect_failure([&] { (void)bsx::load_npz(file).get<double, 1>("huge"); }, file,
                                   "member 'huge': truncated data: shape (1000000000000000,)");
                }) < small);
+    // a deflated member whose .npy header claims 3 MiB: the member's claimed size allows
+    // it, so only a cap on the header length keeps it from being allocated
+    std::string npy = std::string("\x93NUMPY\x02\x00", 8) + std::string(4, '\0') + std::string(4 << 20, ' ');
+    put_le(npy, 8, 3 << 20, 4);
+    write_bytes(file, deflated_zip("spaces.npy", npy));
+    BOOST_TEST(largest_allocation([&] {
+                   expect_failure([&] { (void)bsx::load_npz(file).get<double, 1>("spaces"); }, file,
+                                  "member 'spaces': the header claims 3145728 bytes, more than the 1048576 a .npy "
+                                  "header may have");
+               }) < small);
     // and a good member in the same kind of hand-made zip reads (the helper is right)
     bsx::save_npy(dir.path / "ok.npy", bsx::arange<double>(5));
     write_bytes(file, stored_zip("ok.npy", file_bytes(dir.path / "ok.npy")));
+    expect_same_values(values_of(bsx::load_npz(file).get<double, 1>("ok")), {0, 1, 2, 3, 4});
+    write_bytes(file, deflated_zip("ok.npy", file_bytes(dir.path / "ok.npy")));
     expect_same_values(values_of(bsx::load_npz(file).get<double, 1>("ok")), {0, 1, 2, 3, 4});
 }
 
@@ -569,6 +628,22 @@ BOOST_AUTO_TEST_CASE(text_errors_name_the_line) {
     const fs::path nowhere = dir.path / "missing" / "x.txt";
     expect_failure([&] { bsx::save_txt(nowhere, bsx::array<double, 1>{1.0}); }, nowhere,
                    "cannot create a temporary file");
+}
+
+BOOST_AUTO_TEST_CASE(save_txt_removes_its_temporary_file_on_any_exception) {
+    // One line of 100000 values takes megabytes: refusing allocations of 64 KiB or more
+    // makes formatting it throw std::bad_alloc, which does not go through save_txt's own
+    // error path; the temporary file must go all the same.
+    scratch_dir dir;
+    const bsx::array<double, 2> wide = bsx::zeros<double>(1, 100000);
+    refused_from = std::size_t{1} << 16;
+    try {
+        bsx::save_txt(dir.path / "wide.txt", wide);
+        BOOST_TEST(false, "save_txt did not throw");
+    } catch (const std::bad_alloc&) {
+    }
+    refused_from = std::numeric_limits<std::size_t>::max();
+    BOOST_TEST(fs::is_empty(dir.path), "save_txt left a file behind");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -7,9 +7,11 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 #include <limits>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -20,6 +22,7 @@
 #include <boost/hana/tuple.hpp>
 
 #include "detail/convert.hpp"
+#include "eval/alias.hpp"
 #include "eval/assign.hpp"
 #include "eval/static_loop.hpp"
 #include "expr/expression.hpp"
@@ -334,21 +337,12 @@ public:
     /// only when every operand is memory (then nothing here can throw).
     template <class T>
     void fill_positions(index_t first, index_t step, index_t len, T* to) const noexcept {
-        const shape_t<R> strides = contiguous_strides(shape_);
-        const auto unravel = [&](index_t pos) {
-            shape_t<R> idx{};
-            for (std::size_t d = 0; d < R; ++d) {
-                idx[d] = pos / strides[d];
-                pos -= idx[d] * strides[d];
-            }
-            return idx;
-        };
         if (step != 1) {
-            for (index_t t = 0; t < len; ++t) fill_row(unravel(first + t * step), 1, to + t);
+            for (index_t t = 0; t < len; ++t) fill_row(detail::unravel_index(first + t * step, shape_), 1, to + t);
             return;
         }
         while (len > 0) {
-            const shape_t<R> idx = unravel(first);
+            const shape_t<R> idx = detail::unravel_index(first, shape_);
             const index_t n = std::min(len, shape_[R - 1] - idx[R - 1]);
             fill_row(idx, n, to);
             to += n;
@@ -424,9 +418,13 @@ private:
                         const index_t s = r.step * st[R - 1];
                         if (s == 1) {
                             // The loops ask for a page or so at a time, and the hardware's
-                            // prefetch stops at page ends: ask for the run's continuation now.
+                            // prefetch stops at page ends: ask for the run's continuation now,
+                            // as far as the operand's memory goes (q + t past its end is UB).
                             constexpr index_t line = 64 / index_t(sizeof(*q));
-                            for (index_t t = len; t < 2 * len; t += line) __builtin_prefetch(q + t);
+                            const auto end = detail::memory_range(x.data(), x.shape(), x.strides()).hi;
+                            const index_t ahead =
+                                std::min(2 * len, index_t((end - reinterpret_cast<std::uintptr_t>(q)) / sizeof(*q)));
+                            for (index_t t = len; t < ahead; t += line) __builtin_prefetch(q + t);
                             for (index_t t = 0; t < len; ++t) to[t] = detail::convert<T>(q[t]);
                         } else
                             for (index_t t = 0; t < len; ++t) to[t] = detail::convert<T>(q[t * s]);
@@ -468,14 +466,7 @@ public:
         if (operand().size() != shape_[0]) detail::throw_resized_operand("ravel", shape_t<1>{operand().size()}, shape_);
     }
     value_type element(const shape_t<1>& i) const {
-        const auto s = operand().shape();
-        shape_t<n> idx{};
-        index_t pos = i[0];
-        for (std::size_t d = n; d-- > 0;) {
-            idx[d] = pos % s[d];
-            pos /= s[d];
-        }
-        return operand().element(idx);
+        return operand().element(detail::unravel_index(i[0], shape_t<n>(operand().shape())));
     }
 
 private:
@@ -609,6 +600,10 @@ auto concatenate_pieces(std::string_view operation, Pieces pieces, A axis_arg) {
             const shape_t<R> s = x.shape();
             for (std::size_t d = 0; d < R; ++d)
                 if (d != axis && s[d] != shape[d]) throw_assembly_mismatch(operation, shape, s, p, index_t(d), axis);
+            if (s[axis] > std::numeric_limits<index_t>::max() - offsets[p])
+                throw std::length_error("bsx: " + std::string(operation) + ": operand " + std::to_string(p) +
+                                        " of shape " + format_shape(s) + " makes the extents along axis " +
+                                        std::to_string(axis) + " sum past PTRDIFF_MAX");
             offsets[p + 1] = offsets[p] + s[axis];
         });
     for (std::size_t p = pieces.count() + 1; p < offsets.size(); ++p) offsets[p] = offsets[pieces.count()];
@@ -650,13 +645,24 @@ auto inserted_axis(X&& x, std::size_t axis) {
     return remap<rank_v<X> + 1>(std::forward<X>(x), map, shape);
 }
 
+/// The error of insertion_axis, naming the operand's own shape (not the widened one).
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_insertion_axis_out_of_range(std::string_view operation,
+                                                                                     index_t axis,
+                                                                                     std::span<const index_t> shape) {
+    const auto n = index_t(shape.size());
+    throw std::out_of_range("bsx: " + std::string(operation) + ": axis " + std::to_string(axis) +
+                            " is out of range for inserting an axis into an operand of rank " + std::to_string(n) +
+                            " and shape " + format_shape(shape) + " (axes -" + std::to_string(n + 1) + " to " +
+                            std::to_string(n) + ")");
+}
+
 /// An axis of the result of inserting one into a rank-N shape: in [-(N+1), N].
 template <std::size_t N, class A>
 std::size_t insertion_axis(std::string_view operation, A axis, const shape_t<N>& shape) {
-    shape_t<N + 1> widened{};
-    std::copy(shape.begin(), shape.end(), widened.begin());
-    widened[N] = 1;
-    return checked_axis(operation, axis_value(axis), widened);
+    const index_t k = axis_value(axis);
+    constexpr auto n = index_t(N) + 1;
+    if (k < -n || k >= n) throw_insertion_axis_out_of_range(operation, k, shape);
+    return std::size_t(k < 0 ? k + n : k);
 }
 
 }  // namespace detail
@@ -775,11 +781,11 @@ auto tile(X&& x, const std::array<index_t, M>& reps) {
             if (r < 0)
                 throw std::invalid_argument("bsx: tile: reps " + format_shape(reps) + " for shape " + format_shape(in) +
                                             ": a repetition count is negative");
-            shape[k] = in[k] * r;  // checked below: the extents multiply into the size
-            if (r != 1) rules[k].kind = detail::axis_kind::tile;
-            if (in[k] != 0 && r > 0 && r > std::numeric_limits<index_t>::max() / in[k])
+            if (in[k] != 0 && r > std::numeric_limits<index_t>::max() / in[k])
                 throw std::length_error("bsx: tile: reps " + format_shape(reps) + " for shape " + format_shape(in) +
                                         " give an extent too large");
+            shape[k] = in[k] * r;  // checked below: the extents multiply into the size
+            if (r != 1) rules[k].kind = detail::axis_kind::tile;
         }
         detail::checked_size("tile", shape);
         return detail::rearranged(std::forward<X>(x), rules, shape, 0);
@@ -802,7 +808,10 @@ auto repeat(X&& x, C count, A axis) {
     std::array<detail::axis_rule, N> rules{};
     shape_t<N> shape = in;
     for (std::size_t d = 0; d < N; ++d) rules[d].n = in[d];
-    if (in[k] != 0 && index_t(count) > std::numeric_limits<index_t>::max() / in[k])
+    // Compared in count's own type: an unsigned count above PTRDIFF_MAX would turn negative
+    // as an index_t (NumPy refuses such a count even for an empty axis).
+    if (std::cmp_greater(count, std::numeric_limits<index_t>::max()) ||
+        (in[k] != 0 && std::cmp_greater(count, std::numeric_limits<index_t>::max() / in[k])))
         throw std::length_error("bsx: repeat: count " + std::to_string(count) + " along axis " + std::to_string(k) +
                                 " of shape " + format_shape(in) + " gives an extent too large");
     shape[k] = in[k] * index_t(count);
@@ -820,7 +829,13 @@ auto roll(X&& x, S shift, A axis) {
     std::array<detail::axis_rule, N> rules{};
     for (std::size_t d = 0; d < N; ++d) rules[d].n = in[d];
     if (in[k] > 0) {
-        const index_t s = ((index_t(shift) % in[k]) + in[k]) % in[k];
+        // Reduced in shift's own type: an unsigned shift above PTRDIFF_MAX would turn
+        // negative as an index_t and roll the other way.
+        index_t s;
+        if constexpr (std::is_signed_v<S>)
+            s = ((index_t(shift) % in[k]) + in[k]) % in[k];
+        else
+            s = index_t(std::uint64_t(shift) % std::uint64_t(in[k]));
         if (s != 0) rules[k] = {detail::axis_kind::roll, in[k], s};
     }
     return detail::rearranged(std::forward<X>(x), rules, in, 0);

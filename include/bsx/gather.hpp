@@ -83,7 +83,7 @@ void check_indices(std::string_view function, const I* data, const shape_t<M>& s
     }
     if (!bad) return;
     for_each_offset(shape, strides, [&](index_t at) {
-        if (outside(data[at])) throw_index_error(std::string(function).c_str(), index_t(data[at]), axis, extent);
+        if (outside(data[at])) throw_index_error(std::string(function).c_str(), std::to_string(data[at]), axis, extent);
     });
 }
 
@@ -116,14 +116,22 @@ public:
     gather_node(std::string_view function, HeldX x, HeldI idx, std::size_t axis)
         : children_(std::move(x), std::move(idx)), function_(function), axis_(axis) {
         static_assert(detail::expression_node<gather_node>, BSX_REFUSAL_NODE_PROTOCOL(message));
+        shape_ = current_shape();
+    }
+
+    /// The shape the operands give now: shape() unless one was resized since the node was
+    /// built (then binding throws, as the stored shape would read out of range).
+    shape_t<R> current_shape() const {
         const auto xs = operand().shape();
         const auto is = indices().shape();
+        shape_t<R> s{};
         if constexpr (Flat) {
-            for (std::size_t k = 0; k < M; ++k) shape_[k] = is[k];
+            for (std::size_t k = 0; k < M; ++k) s[k] = is[k];
         } else {
             for (std::size_t k = 0; k < R; ++k)
-                shape_[k] = k < axis_ ? xs[k] : k < axis_ + M ? is[k - axis_] : xs[k - M + 1];
+                s[k] = k < axis_ ? xs[k] : k < axis_ + M ? is[k - axis_] : xs[k - M + 1];
         }
+        return s;
     }
 
     const operand_type& operand() const noexcept { return detail::unwrap(boost::hana::at_c<0>(children_)); }
@@ -142,17 +150,15 @@ public:
         const std::size_t a = axis();
         shape_t<M> at{};
         for (std::size_t k = 0; k < M; ++k) at[k] = i[a + k];
-        index_t v = index_t(indices().element(at));
+        // Checked in its own type: an unsigned index above PTRDIFF_MAX is not a negative one.
+        const std::remove_cv_t<value_type_t<index_type>> raw = indices().element(at);
         const index_t n = extent();
-        if (v < -n || v >= n) detail::throw_index_error(std::string(function_).c_str(), v, a, n);
+        detail::check_indices(function_, &raw, shape_t<0>{}, shape_t<0>{}, a, n);
+        index_t v = index_t(raw);
         if (v < 0) v += n;
         shape_t<N> xi{};
         if constexpr (Flat) {
-            const auto xs = operand().shape();
-            for (std::size_t k = N; k-- > 0;) {
-                xi[k] = v % xs[k];
-                v /= xs[k];
-            }
+            xi = detail::unravel_index(v, shape_t<N>(operand().shape()));
         } else {
             for (std::size_t k = 0; k < N; ++k) xi[k] = k < a ? i[k] : k == a ? v : i[k + M - 1];
         }
@@ -256,6 +262,7 @@ struct binder<gather_node<HeldX, HeldI, R, Flat>> : binder_defaults {
         using V = std::remove_const_t<value_type_t<X>>;
         using IV = std::remove_const_t<value_type_t<I>>;
         constexpr std::size_t N = E::N, M = E::M;
+        if (const auto now = e.current_shape(); now != e.shape()) throw_resized_operand(e.function(), now, e.shape());
         const std::size_t a = e.axis();
         const index_t extent = e.extent();
 

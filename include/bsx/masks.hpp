@@ -191,7 +191,8 @@ array<std::remove_cv_t<value_type_t<X>>, 1> compress(const Mask& mask, const X& 
 template <class T, std::size_t N, detail::index_expression I, operand Values>
     requires(!std::is_const_v<T>)
 void put(strided_view<T, N> x, const I& idx, const Values& values) {
-    const array<index_t, rank_v<I>> at = cast<index_t>(idx);
+    // Checked in their own type: an unsigned index above PTRDIFF_MAX is not a negative one.
+    const array<std::remove_cv_t<value_type_t<I>>, rank_v<I>> at = idx;
     const index_t n = x.size();
     detail::check_indices("put", at.data(), at.shape(), at.strides(), 0, n);
     array<T, 1> v;
@@ -207,15 +208,13 @@ void put(strided_view<T, N> x, const I& idx, const Values& values) {
     const auto strides = x.strides();
     const bool contiguous = is_contiguous(shape, strides);
     for (index_t j = 0, cycle = 0; j < at.size(); ++j) {
-        index_t flat = at.data()[j];
+        auto flat = index_t(at.data()[j]);
         if (flat < 0) flat += n;
         index_t offset = flat;
         if (!contiguous) {
+            const shape_t<N> at_index = detail::unravel_index(flat, shape);
             offset = 0;
-            for (std::size_t d = N; d-- > 0;) {
-                offset += flat % shape[d] * strides[d];
-                flat /= shape[d];
-            }
+            for (std::size_t d = 0; d < N; ++d) offset += at_index[d] * strides[d];
         }
         x.data()[offset] = v.data()[cycle];
         if (++cycle == v.size()) cycle = 0;

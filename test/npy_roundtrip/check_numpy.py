@@ -130,6 +130,7 @@ def check_npz_and_text(tool, work, rng):
             "scalar_f4": np.array(3.25, dtype=np.float32),
             "empty_u32": np.zeros((0, 3), dtype=np.uint32),
             "long_i64": np.arange(300000, dtype=np.int64) * 7 - 5,
+            "temp\u00e9rature_f8": np.arange(3.0),  # read by the UTF-8 name bsx wrote
         }
         for archive in ("stored.npz", "deflated.npz"):
             path = os.path.join(work, archive)

@@ -63,7 +63,8 @@ void make(const std::filesystem::path& dir) {
               {"all_i8", bsx::cast<std::int8_t>(bsx::arange<int>(256) - 128)},
               {"scalar_f4", bsx::array<float, 0>(3.25f)},
               {"empty_u32", bsx::zeros<std::uint32_t>(0, 3)},
-              {"long_i64", bsx::arange<std::int64_t>(300000) * 7 - 5}});
+              {"long_i64", bsx::arange<std::int64_t>(300000) * 7 - 5},
+              {"temp\xc3\xa9rature_f8", bsx::arange<double>(3)}});  // a UTF-8 name
     }
 #endif
     bsx::save_txt(dir / "thirds.txt", bsx::reshape<2>(numbers, {4, 6}) / 3.0);

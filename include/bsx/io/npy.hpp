@@ -331,6 +331,13 @@ npy_layout<N> read_npy_layout(std::istream& in, std::uint64_t file_size, Fail&& 
     read_exactly(in, reinterpret_cast<char*>(len_field.data()), len_bytes, "header length", fail);
     std::uint64_t header_len = 0;
     for (std::size_t b = 0; b < len_bytes; ++b) header_len |= std::uint64_t(len_field[b]) << (8 * b);
+    // NumPy refuses headers over 10000 bytes; the cap keeps a hostile length from
+    // allocating gigabytes where file_size bounds nothing (a deflated .npz member's size is
+    // only what it claims).
+    constexpr std::uint64_t most_header_bytes = std::uint64_t(1) << 20;
+    if (header_len > most_header_bytes)
+        fail("the header claims " + std::to_string(header_len) + " bytes, more than the " +
+             std::to_string(most_header_bytes) + " a .npy header may have");
     npy_layout<N> layout;
     layout.data_start = static_cast<std::uint64_t>(8 + len_bytes) + header_len;
     if (layout.data_start > file_size)

@@ -61,6 +61,15 @@ inline void zip_put(std::string& out, std::uint64_t v, std::size_t bytes) {
     for (std::size_t b = 0; b < bytes; ++b) out += char((v >> (8 * b)) & 0xff);
 }
 
+/// The general-purpose flags of a member written under `name`: bit 11 (the name is UTF-8)
+/// when it has a byte outside ASCII, else readers (Python's zipfile, so NumPy) decode it
+/// as code page 437. Names are read as UTF-8 whether the bit is set or not.
+inline std::uint16_t zip_name_flags(std::string_view name) noexcept {
+    constexpr std::uint16_t utf8 = 0x0800;
+    return std::any_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; }) ? utf8
+                                                                                                               : 0;
+}
+
 /// One member as the central directory describes it.
 struct zip_entry {
     std::string name;
@@ -457,7 +466,7 @@ public:
             zip_put(cd, zip_central_signature, 4);
             zip_put(cd, (3 << 8) | (big ? 45 : 20), 2);  // made by: Unix
             zip_put(cd, big ? 45 : 20, 2);
-            zip_put(cd, 0, 2);
+            zip_put(cd, zip_name_flags(e.name), 2);
             zip_put(cd, e.method, 2);
             zip_put(cd, 0, 2);     // time 00:00
             zip_put(cd, 0x21, 2);  // date 1980-01-01
@@ -518,7 +527,7 @@ private:
         std::string h;
         zip_put(h, zip_local_signature, 4);
         zip_put(h, local_zip64_ ? 45 : 20, 2);
-        zip_put(h, 0, 2);
+        zip_put(h, zip_name_flags(e.name), 2);
         zip_put(h, e.method, 2);
         zip_put(h, 0, 2);
         zip_put(h, 0x21, 2);

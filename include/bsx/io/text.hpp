@@ -247,7 +247,7 @@ void save_txt_as(const std::filesystem::path& path, const E& x, char delimiter) 
         std::filesystem::remove(tmp, ignored);
         npy_fail("save_txt", path, what);
     };
-    {
+    try {  // any exception, bad_alloc included, removes the temporary file
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
         if (!out) fail(std::string("cannot create a temporary file next to it: ") + std::strerror(errno));
         std::string line;
@@ -263,6 +263,10 @@ void save_txt_as(const std::filesystem::path& path, const E& x, char delimiter) 
         }
         out.close();
         if (!out) fail("writing failed (disk full?)");
+    } catch (...) {
+        std::error_code ignored;
+        std::filesystem::remove(tmp, ignored);
+        throw;
     }
     std::error_code ec;
     std::filesystem::rename(tmp, path, ec);

@@ -146,5 +146,17 @@ template <class T>
 T* offset_pointer(T* base, index_t offset) noexcept {
     return base == nullptr ? base : base + offset;
 }
+/// The multi-index of the element at row-major position `pos` of `shape` (0 <= pos < its
+/// size, so no extent is 0).
+template <std::size_t N>
+constexpr shape_t<N> unravel_index(index_t pos, const shape_t<N>& shape) noexcept {
+    shape_t<N> idx{};
+    for (std::size_t d = N; d-- > 0;) {
+        idx[d] = pos % shape[d];
+        pos /= shape[d];
+    }
+    return idx;
+}
+
 }  // namespace detail
 }  // namespace bsx

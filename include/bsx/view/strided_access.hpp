@@ -16,10 +16,13 @@
 
 namespace bsx::detail {
 
+[[noreturn]] inline void throw_index_error(const char* what, const std::string& index, std::size_t axis,
+                                           index_t extent) {
+    throw std::out_of_range(std::string("bsx: ") + what + ": index " + index + " is out of range for axis " +
+                            std::to_string(axis) + " of extent " + std::to_string(extent));
+}
 [[noreturn]] inline void throw_index_error(const char* what, index_t index, std::size_t axis, index_t extent) {
-    throw std::out_of_range(std::string("bsx: ") + what + ": index " + std::to_string(index) +
-                            " is out of range for axis " + std::to_string(axis) + " of extent " +
-                            std::to_string(extent));
+    throw_index_error(what, std::to_string(index), axis, extent);
 }
 
 /// CRTP base: `Derived` provides data(), shape() and strides(). Access goes through
