@@ -405,7 +405,7 @@ BOOST_AUTO_TEST_CASE(index_reductions_along_long_lines) {
             check(nans);
             BOOST_TEST(bsx::nanargmax(make_array<1>({m}, nans)) == 600);
             const std::vector<index_t> shape{m};
-            std::vector<double> lowest(std::size_t(m), double(std::numeric_limits<int>::min()));
+            std::vector<double> lowest(std::size_t(m), static_cast<double>(std::numeric_limits<int>::min()));
             const auto ints = make_array<1>(shape, lowest);
             BOOST_TEST(bsx::argmax(bsx::cast<int>(ints)) == 0);
             BOOST_TEST(bsx::argmin(bsx::cast<int>(ints) + 0) == 0);
