@@ -279,6 +279,7 @@ private:
         shape_t<out_shape.size() + 1> shape{index_t(qs.size())};
         std::copy(out_shape.begin(), out_shape.end(), shape.begin() + 1);
         array<R, shape.size()> result(shape);
+        if (result.size() == 0) return result;  // no q or no slice: nothing to compute
         const auto laid = evaluate_with_axes_last(x, axes);
         std::vector<index_t> ranks;
         for (index_t r = 0; r < rows; ++r) quantiles_of<R>(laid.first + r * m, m, qs, result.data() + r, rows, ranks);
