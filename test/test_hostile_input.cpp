@@ -140,6 +140,36 @@ BOOST_AUTO_TEST_CASE(negative_extents_throw_everywhere) {
                                         "bsx: adapt: shape (-3,) has the negative extent -3");
 }
 
+// Messages are assembled in a fixed buffer (detail/message.hpp): extreme integers and
+// shapes of the highest rank print in full.
+BOOST_AUTO_TEST_CASE(messages_print_extreme_integers) {
+    bsx::array<double, 2> a = bsx::zeros<double>(2, 3);
+    constexpr auto lowest = std::numeric_limits<bsx::index_t>::min();
+    expect_throw<std::out_of_range>([&] { (void)a.at(lowest, 0); },
+                                    "bsx: at: index -9223372036854775808 is out of range for axis 0 of extent 2");
+    bsx::array<unsigned long long, 1> idx{std::numeric_limits<unsigned long long>::max()};
+    expect_throw<std::out_of_range>([&] { bsx::array<double, 2> r = bsx::take(a, idx, 1); },
+                                    "index 18446744073709551615");
+    expect_throw<std::invalid_argument>(
+        [] {
+            bsx::array<double, 2> b(bsx::shape_t<2>{lowest, 0});
+        },
+        "shape (-9223372036854775808,0) has the negative extent -9223372036854775808 on axis 0");
+    const bsx::shape_t<8> wide = [] {
+        bsx::shape_t<8> s{};
+        s.fill(-1000000000000000000);
+        return s;
+    }();
+    try {
+        bsx::array<char, 8> c(wide);
+        BOOST_FAIL("no exception");
+    } catch (const std::invalid_argument& e) {
+        const std::string what = e.what();
+        BOOST_TEST(what.starts_with("bsx: array: shape (-1000000000000000000,-1000000000000000000,"));
+        BOOST_TEST(what.ends_with("has the negative extent -1000000000000000000 on axis 0"));
+    }
+}
+
 BOOST_AUTO_TEST_CASE(views_check_their_shapes) {
     bsx::array<double, 1> v{1, 2, 3};
     bsx::array<double, 0> one(1.0);

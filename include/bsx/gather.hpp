@@ -83,7 +83,7 @@ void check_indices(std::string_view function, const I* data, const shape_t<M>& s
     }
     if (!bad) return;
     for_each_offset(shape, strides, [&](index_t at) {
-        if (outside(data[at])) throw_index_error(std::string(function).c_str(), std::to_string(data[at]), axis, extent);
+        if (outside(data[at])) throw_index_error(function, data[at], axis, extent);
     });
 }
 

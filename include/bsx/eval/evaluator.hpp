@@ -20,6 +20,7 @@
 #include <boost/hana/unpack.hpp>
 
 #include "../config.hpp"
+#include "../detail/message.hpp"
 #include "../expr/expression.hpp"
 #include "../expr/generated.hpp"
 #include "../expr/index_map.hpp"
@@ -488,9 +489,11 @@ struct binder<placed_node<Held, R>> : binder_defaults {
 [[noreturn, gnu::cold, gnu::noinline]] inline void throw_resized_operand(std::string_view operation,
                                                                          std::span<const index_t> now,
                                                                          std::span<const index_t> built) {
-    throw std::logic_error("bsx: " + std::string(operation) +
-                           ": an operand was resized after the expression was built (the operands now give shape " +
-                           format_shape(now) + ", not " + format_shape(built) + ")");
+    message text;
+    text << "bsx: " << operation
+         << ": an operand was resized after the expression was built (the operands now give shape " << shape_text{now}
+         << ", not " << shape_text{built} << ")";
+    throw std::logic_error(text.c_str());
 }
 
 /// An inner node: each child's axes map through the node's own alignment rule.

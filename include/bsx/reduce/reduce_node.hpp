@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "../detail/message.hpp"
 #include "../detail/refusals.hpp"
 #include "../expr/operand.hpp"
 #include "../eval/evaluator.hpp"
@@ -105,9 +106,10 @@ namespace detail {
 [[noreturn, gnu::cold, gnu::noinline]] inline void throw_resized_reduction(std::string_view reduction,
                                                                            std::span<const index_t> now,
                                                                            std::span<const index_t> built) {
-    throw std::logic_error("bsx: " + std::string(reduction) +
-                           ": the operand was resized after the reduction was built (it now reduces to " +
-                           format_shape(now) + ", not " + format_shape(built) + ")");
+    message text;
+    text << "bsx: " << reduction << ": the operand was resized after the reduction was built (it now reduces to "
+         << shape_text{now} << ", not " << shape_text{built} << ")";
+    throw std::logic_error(text.c_str());
 }
 
 /// A lazy reduction about to be evaluated: its operand must still reduce to the shape the

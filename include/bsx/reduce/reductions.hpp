@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "../detail/message.hpp"
 #include "../detail/refusals.hpp"
 #include "../expr/operand.hpp"
 #include "../eval/reduce.hpp"
@@ -71,6 +72,10 @@ inline constexpr bool reduction_arguments<A, Rest...> =
 [[noreturn, gnu::cold, gnu::noinline]] inline void throw_axis_out_of_range(std::string_view reduction, index_t axis,
                                                                            std::span<const index_t> shape) {
     const auto n = index_t(shape.size());
+    message text;
+    text << "bsx: " << reduction << ": axis " << axis << " is out of range for an operand of rank " << n
+         << " and shape " << shape_text{shape} << " (axes -" << n << " to " << n - 1 << ")";
+    throw std::out_of_range(text.c_str());
     throw std::out_of_range("bsx: " + std::string(reduction) + ": axis " + std::to_string(axis) +
                             " is out of range for an operand of rank " + std::to_string(n) + " and shape " +
                             format_shape(shape) + " (axes -" + std::to_string(n) + " to " + std::to_string(n - 1) +

@@ -12,6 +12,7 @@ namespace bsx {
 class broadcast_error : public std::invalid_argument {
 public:
     explicit broadcast_error(const std::string& message) : std::invalid_argument(message) {}
+    explicit broadcast_error(const char* message) : std::invalid_argument(message) {}
 };
 
 }  // namespace bsx

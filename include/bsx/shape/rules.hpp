@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "../detail/message.hpp"
 #include "../detail/refusals.hpp"
 #include "broadcast_error.hpp"
 #include "shape.hpp"
@@ -84,9 +85,10 @@ constexpr index_t broadcast_extent(index_t ea, index_t eb) noexcept {
                                                                            std::span<const index_t> sa,
                                                                            std::span<const index_t> sb,
                                                                            std::size_t axis, index_t ea, index_t eb) {
-    throw broadcast_error("bsx: " + std::string(operation) + ": shapes " + format_shape(sa) + " and " +
-                          format_shape(sb) + " cannot be broadcast under " + std::string(rules) + " rules: axis " +
-                          std::to_string(axis) + " has extents " + std::to_string(ea) + " and " + std::to_string(eb));
+    message text;
+    text << "bsx: " << operation << ": shapes " << shape_text{sa} << " and " << shape_text{sb}
+         << " cannot be broadcast under " << rules << " rules: axis " << axis << " has extents " << ea << " and " << eb;
+    throw broadcast_error(text.c_str());
 }
 
 /// The error of broadcast_many: operands `first` and `second` (0-based) of `shapes`
@@ -94,16 +96,18 @@ constexpr index_t broadcast_extent(index_t ea, index_t eb) noexcept {
 [[noreturn, gnu::cold, gnu::noinline]] inline void throw_not_broadcastable(
     std::string_view operation, std::string_view rules, std::span<const std::span<const index_t>> shapes,
     std::span<const index_t> extent, std::size_t axis, std::size_t first, std::size_t second) {
-    std::string list;
+    message text;
+    text << "bsx: " << operation << ": shapes ";
     for (std::size_t i = 0; i < shapes.size(); ++i)
-        list += (i == 0 ? "" : i + 1 == shapes.size() ? " and " : ", ") + format_shape(shapes[i]);
-    const auto name = [&](std::size_t i) {
-        return std::to_string(extent[i]) + " (operand " + std::to_string(i + 1) + ", shape " + format_shape(shapes[i]) +
-               ")";
+        text << (i == 0 ? "" : i + 1 == shapes.size() ? " and " : ", ") << shape_text{shapes[i]};
+    const auto operand = [&](std::size_t i) {
+        text << extent[i] << " (operand " << i + 1 << ", shape " << shape_text{shapes[i]} << ")";
     };
-    throw broadcast_error("bsx: " + std::string(operation) + ": shapes " + list + " cannot be broadcast under " +
-                          std::string(rules) + " rules: axis " + std::to_string(axis) + " has extents " + name(first) +
-                          " and " + name(second));
+    text << " cannot be broadcast under " << rules << " rules: axis " << axis << " has extents ";
+    operand(first);
+    text << " and ";
+    operand(second);
+    throw broadcast_error(text.c_str());
 }
 
 /// The error of check_broadcast_to.
@@ -112,10 +116,11 @@ constexpr index_t broadcast_extent(index_t ea, index_t eb) noexcept {
                                                                               std::span<const index_t> src,
                                                                               std::span<const index_t> dest,
                                                                               std::size_t axis, index_t extent) {
-    throw broadcast_error("bsx: " + std::string(operation) + ": shape " + format_shape(src) +
-                          " cannot be broadcast to the destination shape " + format_shape(dest) + " under " +
-                          std::string(rules) + " rules: axis " + std::to_string(axis) + " has extent " +
-                          std::to_string(extent) + " where the destination has " + std::to_string(dest[axis]));
+    message text;
+    text << "bsx: " << operation << ": shape " << shape_text{src} << " cannot be broadcast to the destination shape "
+         << shape_text{dest} << " under " << rules << " rules: axis " << axis << " has extent " << extent
+         << " where the destination has " << dest[axis];
+    throw broadcast_error(text.c_str());
 }
 
 /// Broadcasts two shapes under `Rules`; `operation` names the caller in the error message.

@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "../config.hpp"
+#include "../detail/message.hpp"
 
 namespace bsx {
 
@@ -55,24 +56,24 @@ constexpr bool is_contiguous(const shape_t<N>& shape, const shape_t<N>& strides)
 /// A shape as NumPy prints it: `()`, `(3,)`, `(2,3)`. One function for every rank: the
 /// error paths of all expressions share it.
 inline std::string format_shape(std::span<const index_t> s) {
-    std::string out = "(";
-    for (std::size_t k = 0; k < s.size(); ++k) {
-        if (k) out += ',';
-        out += std::to_string(s[k]);
-    }
-    if (s.size() == 1) out += ',';
-    return out + ')';
+    detail::message text;
+    text << detail::shape_text{s};
+    return std::string(text.view());
 }
 
 namespace detail {
 
 /// Extent `axis` of `shape`, or std::out_of_range naming the axis and the rank: the
 /// `extent()` of every expression (arrays, views, nodes).
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_extent_axis(std::size_t axis, std::size_t rank) {
+    message text;
+    text << "bsx: extent: axis " << axis << " is out of range for rank " << rank;
+    throw std::out_of_range(text.c_str());
+}
+
 template <std::size_t N>
 index_t checked_extent(const shape_t<N>& shape, std::size_t axis) {
-    if (axis >= N)
-        throw std::out_of_range("bsx: extent: axis " + std::to_string(axis) + " is out of range for rank " +
-                                std::to_string(N));
+    if (axis >= N) throw_extent_axis(axis, N);
     return shape[axis];
 }
 
@@ -81,16 +82,20 @@ index_t checked_extent(const shape_t<N>& shape, std::size_t axis) {
 [[noreturn, gnu::cold, gnu::noinline]] inline void throw_bad_shape(std::string_view operation,
                                                                    std::span<const index_t> s,
                                                                    std::size_t element_bytes) {
+    message text;
+    text << "bsx: " << operation << ": shape " << shape_text{s};
     for (std::size_t k = 0; k < s.size(); ++k)
-        if (s[k] < 0)
-            throw std::invalid_argument("bsx: " + std::string(operation) + ": shape " + format_shape(s) +
-                                        " has the negative extent " + std::to_string(s[k]) + " on axis " +
-                                        std::to_string(k));
-    throw std::length_error("bsx: " + std::string(operation) + ": shape " + format_shape(s) + " is too large: " +
-                            (element_bytes == 1
-                                 ? std::string("its element count")
-                                 : "its size in bytes (" + std::to_string(element_bytes) + "-byte elements)") +
-                            " exceeds PTRDIFF_MAX (" + std::to_string(std::numeric_limits<index_t>::max()) + ")");
+        if (s[k] < 0) {
+            text << " has the negative extent " << s[k] << " on axis " << k;
+            throw std::invalid_argument(text.c_str());
+        }
+    text << " is too large: ";
+    if (element_bytes == 1)
+        text << "its element count";
+    else
+        text << "its size in bytes (" << element_bytes << "-byte elements)";
+    text << " exceeds PTRDIFF_MAX (" << std::numeric_limits<index_t>::max() << ")";
+    throw std::length_error(text.c_str());
 }
 
 /// Checks a shape as it enters bsx (`operation` names the caller): a negative extent

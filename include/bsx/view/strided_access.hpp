@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "../detail/message.hpp"
 #include "../detail/refusals.hpp"
 #include "../expr/operand.hpp"
 #include "../fwd.hpp"
@@ -16,13 +17,13 @@
 
 namespace bsx::detail {
 
-[[noreturn]] inline void throw_index_error(const char* what, const std::string& index, std::size_t axis,
-                                           index_t extent) {
-    throw std::out_of_range(std::string("bsx: ") + what + ": index " + index + " is out of range for axis " +
-                            std::to_string(axis) + " of extent " + std::to_string(extent));
-}
-[[noreturn]] inline void throw_index_error(const char* what, index_t index, std::size_t axis, index_t extent) {
-    throw_index_error(what, std::to_string(index), axis, extent);
+/// The error of an index outside its axis; `what` names the access (at, row, slice, take).
+template <std::integral I>
+[[noreturn, gnu::cold, gnu::noinline]] void throw_index_error(std::string_view what, I index, std::size_t axis,
+                                                              index_t extent) {
+    message text;
+    text << "bsx: " << what << ": index " << index << " is out of range for axis " << axis << " of extent " << extent;
+    throw std::out_of_range(text.c_str());
 }
 
 /// CRTP base: `Derived` provides data(), shape() and strides(). Access goes through
