@@ -54,9 +54,9 @@ bool same_array_bits(const A& a, const A& b) {
 /// f() at 1, 2 and 3 threads: the three results must be the same bits; returns the first.
 template <class F>
 auto same_at_every_thread_count(F&& f) {
-    using R = decltype(f());
+    using R = decltype(bsx::eval(f()));
     std::vector<R> results;
-    for_thread_counts([&] { results.push_back(f()); });
+    for_thread_counts([&] { results.push_back(bsx::eval(f())); });
     for (std::size_t i = 1; i < results.size(); ++i)
         BOOST_TEST(same_array_bits(results[i], results[0]), "threads " << i + 1 << " differ from 1 thread");
     return results.front();
@@ -179,6 +179,52 @@ BOOST_AUTO_TEST_CASE(large_scans_are_the_same_bits_at_any_thread_count) {
     right = true;
     for (index_t i = 0; i < n; ++i) right &= std::uint64_t(c(i)) == (prod *= 3);
     BOOST_TEST(right);
+}
+
+// cumsum and cumprod are lazy nodes: written straight into a destination of their shape and
+// type (also in place), else computed into a buffer first; either way the same bits.
+BOOST_AUTO_TEST_CASE(scans_are_lazy_and_write_into_the_destination) {
+    const std::vector<index_t> shape{3 * 4096 + 5, 3};
+    const auto v = random_values(std::size_t(shape[0] * shape[1]), 7, 0.5, 1.5);
+    const auto x = make_array<2>(shape, v);
+    for (std::size_t k = 0; k < 2; ++k) {
+        BOOST_TEST_CONTEXT("axis " << k) {
+            const std::vector<double> want = running(v, shape, k, false);
+            const auto fresh = same_at_every_thread_count([&] { return bsx::cumsum(x, k); });
+            expect_same_values(contents(fresh), want, "cumsum", 1e-12);
+            for_thread_counts([&] {
+                bsx::array<double, 2> r = bsx::zeros<double>(shape[0], shape[1]);
+                r = bsx::cumsum(x, k);  // into r
+                BOOST_TEST(same_array_bits(r, fresh));
+                bsx::array<double, 2> y = x;
+                y = bsx::cumsum(y, k);  // in place
+                BOOST_TEST(same_array_bits(y, fresh));
+                r = bsx::cumsum(x, k) * 1.0;  // through a buffer
+                BOOST_TEST(same_array_bits(r, fresh));
+            });
+        }
+    }
+    // An operand reading the destination elsewhere (a reversed view of it) goes through a buffer.
+    bsx::array<double, 1> w{1, 2, 3, 4};
+    w = bsx::cumsum(bsx::flip(w), 0);
+    expect_array(w, {4}, std::vector<double>{4, 7, 9, 10});
+    bsx::array<double, 1> u{1, 2, 3, 4};
+    bsx::slice(u, bsx::range(1, 4)) = bsx::cumsum(bsx::slice(u, bsx::range(0, 3)), 0);  // shifted by one
+    expect_array(u, {4}, std::vector<double>{1, 1, 3, 6});
+    // Integers accumulate in int64, written straight into an int64 destination.
+    const auto i32 = make_array<1, std::int32_t>(bsx::shape_t<1>{3}, {2147483647, 1, 1});
+    bsx::array<std::int64_t, 1> wide({3});
+    wide = bsx::cumsum(i32, 0);
+    expect_array(wide, {3}, std::vector<double>{2147483647.0, 2147483648.0, 2147483649.0});
+    // Lazy: the node reads its operand when it is evaluated, and element access walks the line.
+    bsx::array<double, 2> m = make_array<2>(bsx::shape_t<2>{2, 3}, std::vector<double>{1, 2, 3, 4, 5, 6});
+    const auto s = bsx::cumsum(m, 1);
+    BOOST_TEST(s(1, 2) == 15.0);
+    BOOST_TEST(bsx::cumprod(m)(4) == 120.0);
+    m(1, 0) = 10;
+    expect_array(s, {2, 3}, std::vector<double>{1, 3, 6, 10, 15, 21});
+    m = bsx::zeros<double>(3, 3);
+    expect_throw<std::logic_error>([&] { (void)bsx::eval(s); }, "bsx: cumsum: an operand was resized");
 }
 
 BOOST_AUTO_TEST_CASE(cumsum_error_is_no_worse_than_a_sequential_loop) {

@@ -119,7 +119,12 @@ struct flat {
 /// The elements of an array, in row-major order, as doubles.
 template <class A>
 std::vector<double> contents(const A& a) {
-    return std::vector<double>(a.begin(), a.end());
+    if constexpr (requires { a.begin(); }) {
+        return std::vector<double>(a.begin(), a.end());
+    } else {  // a lazy expression
+        const auto r = bsx::eval(a);
+        return std::vector<double>(r.begin(), r.end());
+    }
 }
 
 /// An expression evaluated by bsx::eval, flattened.

@@ -1,7 +1,9 @@
-// bsx/scans.hpp: NumPy's cumsum, cumprod and diff. Eager: each returns a bsx::array. An
+// bsx/scans.hpp: NumPy's cumsum, cumprod and diff. cumsum and cumprod are lazy nodes: an
 // element of a scan depends on every element before it along the axis, which the fused
-// loop, computing any chunk on its own, could only give by recomputing them; diff of order
-// n is n differences in turn (NumPy's bits), each a lazy difference of two views, assigned.
+// loop, computing any chunk on its own, could only give by recomputing them, so a scan is
+// computed whole, straight into the destination of `r = cumsum(x)` where it can be, else
+// into a buffer the outer loop reads. diff of order n is n differences in turn (NumPy's
+// bits), each a lazy difference of two views, assigned; it returns an array.
 #pragma once
 
 #include <concepts>
@@ -9,55 +11,172 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 
 #include "array.hpp"
+#include "eval/alias.hpp"
+#include "eval/evaluator.hpp"
 #include "eval/scan.hpp"
 #include "expr/functions.hpp"
 #include "expr/operators.hpp"
+#include "expr/unary_node.hpp"
 #include "reduce/reduce_ops.hpp"
 #include "reduce/reductions.hpp"
 
 namespace bsx {
 
+/// cumsum or cumprod of an operand (Op: the reduction whose running `combine` it is;
+/// integers and bool accumulate in int64 as sum and prod do), along an axis, or over the
+/// flattened operand when Flat (a 1-D result in row-major order).
+template <class Op, class Held, bool Flat>
+class scan_node : public unary_node<scan_node<Op, Held, Flat>, Held> {
+    using base = unary_node<scan_node<Op, Held, Flat>, Held>;
+
+public:
+    using typename base::operand_type;
+    using base::operand;
+    using rules_tag = detail::rules_tag_t<operand_type>;
+    using value_type = typename Op::template accumulator<value_type_t<operand_type>>;
+    static constexpr std::size_t rank = Flat ? 1 : rank_v<operand_type>;
+    static constexpr shape_t<rank> static_extents = detail::dynamic_shape<rank>();
+
+    /// Precondition (checked by cumsum and cumprod): axis < N, or Flat.
+    scan_node(std::string_view name, Held held, std::size_t axis)
+        : base(std::move(held)), name_(name), axis_(axis), shape_(scanned_shape()) {}
+
+    const shape_t<rank>& shape() const noexcept { return shape_; }
+    std::string_view name() const noexcept { return name_; }
+
+    /// One element: the running combine up to it (each call walks the line before it).
+    value_type element(const shape_t<rank>& idx) const {
+        const shape_t<N> s = operand().shape();
+        shape_t<N> at{};
+        index_t last = 0;  // the flattened position, or the position along the axis
+        if constexpr (Flat) {
+            last = idx[0];
+        } else {
+            at = idx;
+            last = idx[axis_];
+        }
+        value_type acc{};
+        for (index_t i = 0; i <= last; ++i) {
+            if constexpr (Flat)
+                at = detail::unravel_index(i, s);
+            else
+                at[axis_] = i;
+            const auto x = static_cast<value_type>(operand().element(at));
+            acc = i == 0 ? x : Op::combine(acc, x);
+        }
+        return acc;
+    }
+
+    /// Writes the scan into contiguous memory of shape(): the operand cast in first (read
+    /// where it lies when it is contiguous memory of the result's type), then the scan.
+    /// `out` may be the operand's own memory, not a part of it elsewhere.
+    void write(value_type* out) const {
+        if (const shape_t<rank> now = scanned_shape(); now != shape_) detail::throw_resized_operand(name_, now, shape_);
+        const shape_t<N> s = operand().shape();
+        index_t outer = 1, len = shape_size(s), inner = 1;
+        if constexpr (!Flat) {
+            len = s[axis_];
+            for (std::size_t d = 0; d < axis_; ++d) outer *= s[d];
+            for (std::size_t d = axis_ + 1; d < N; ++d) inner *= s[d];
+        }
+        if (outer * len * inner == 0) return;
+        const auto combine = [](value_type x, value_type y) { return Op::combine(x, y); };
+        if constexpr (strided_expression<operand_type> &&
+                      std::is_same_v<std::remove_const_t<value_type_t<operand_type>>, value_type>) {
+            if (is_contiguous(s, operand().strides()))
+                return detail::scan_into(operand().data(), out, outer, len, inner, combine);
+        }
+        strided_view<value_type, N>(out, s, contiguous_strides(s)) = cast<value_type>(operand());
+        detail::scan_into(out, out, outer, len, inner, combine);
+    }
+
+    /// Whether the scan reads memory in `range` (the operand's, where it is memory).
+    bool reads_memory_in(const detail::byte_range& range) const noexcept {
+        if constexpr (strided_expression<operand_type>)
+            return detail::memory_range(operand().data(), operand().shape(), operand().strides()).overlaps(range);
+        else
+            return true;
+    }
+
+private:
+    static constexpr std::size_t N = rank_v<operand_type>;
+
+    shape_t<rank> scanned_shape() const noexcept {
+        if constexpr (Flat)
+            return {operand().size()};
+        else
+            return operand().shape();
+    }
+
+    std::string_view name_;
+    std::size_t axis_;
+    shape_t<rank> shape_;
+};
+
 namespace detail {
 
-/// cumsum and cumprod: the running `Op::combine` (the reduction's, integers and bool
-/// accumulated in int64 as sum and prod do) along an axis, or over the flattened operand.
+/// A scan inside a larger expression: computed once, now, into a buffer of its size, which
+/// the outer loop reads like any memory operand. Assigned alone to contiguous memory of its
+/// shape and type that the operand reads all of or none of, it is written there directly.
+template <class Op, class Held, bool Flat>
+struct binder<scan_node<Op, Held, Flat>> : binder_defaults {
+    template <class E, class T, std::size_t D>
+    static auto bind(const E& e, const index_map<rank_v<E>, D>& map, const destination<T, D>&) {
+        using V = value_type_t<E>;
+        auto [result, first] = make_line_aligned_buffer<V>(std::size_t(e.size()));
+        e.write(first);
+        const auto strides = contiguous_strides(e.shape());
+        leaf_evaluator<V, D> ev;
+        ev.read(first + offset_through(strides, map), strides_through(strides, map));
+        ev.copy = buffer_owner(std::move(result));
+        return ev;
+    }
+
+    template <class E, class T, std::size_t D>
+    static bool can_write_into(const E& e, const T* data, const shape_t<D>& shape, const shape_t<D>& strides) {
+        if constexpr (rank_v<E> != D || !std::is_same_v<value_type_t<E>, T>) {
+            return false;
+        } else {
+            if (e.shape() != shape || !is_contiguous(shape, strides)) return false;
+            const byte_range dest = memory_range(data, shape, strides);
+            if (!e.reads_memory_in(dest)) return true;
+            // In place: the operand must be exactly the destination's memory, element for element.
+            using X = typename E::operand_type;
+            if constexpr (strided_expression<X> && std::is_same_v<std::remove_const_t<value_type_t<X>>, T>)
+                return e.operand().data() == data && is_contiguous(e.operand().shape(), e.operand().strides()) &&
+                       e.operand().size() == e.size();
+            else
+                return false;
+        }
+    }
+    template <class E, class T, std::size_t D>
+    static void write_into(const E& e, T* data, const shape_t<D>&, const shape_t<D>&) {
+        if constexpr (rank_v<E> == D && std::is_same_v<value_type_t<E>, T>) e.write(data);
+    }
+};
+
+/// cumsum and cumprod: scan_node builders, along an axis or over the flattened operand.
 template <class Op>
 struct scan_function {
     std::string_view name;
 
     template <expression X, axis_argument Axis>
-    auto operator()(const X& x, Axis a) const {
-        constexpr std::size_t N = rank_v<X>;
-        static_assert(N > 0, "bsx: a rank-0 expression has no axis to scan; scan it flattened: cumsum(x)");
-        const auto shape = x.shape();
-        const std::size_t k = checked_axis(name, axis_value(a), shape);
-        array<accumulator<X>, N> r = cast<accumulator<X>>(x);
-        index_t outer = 1, inner = 1;
-        for (std::size_t d = 0; d < k; ++d) outer *= shape[d];
-        for (std::size_t d = k + 1; d < N; ++d) inner *= shape[d];
-        scan(r.data(), outer, shape[k], inner);
-        return r;
+    auto operator()(X&& x, Axis a) const {
+        static_assert(rank_v<std::remove_cvref_t<X>> > 0,
+                      "bsx: a rank-0 expression has no axis to scan; scan it flattened: cumsum(x)");
+        const std::size_t k = checked_axis(name, axis_value(a), x.shape());
+        auto held = hold(std::forward<X>(x));
+        return scan_node<Op, decltype(held), false>(name, std::move(held), k);
     }
-    /// Over the elements of x in row-major order: a 1-D array of x.size() elements.
+    /// Over the elements of x in row-major order: a 1-D result of x.size() elements.
     template <expression X>
-    auto operator()(const X& x) const {
-        array<accumulator<X>, 1> r(shape_t<1>{x.size()});
-        if (r.size() == 0) return r;
-        strided_view<accumulator<X>, rank_v<X>>(r.data(), x.shape(), contiguous_strides(x.shape())) =
-            cast<accumulator<X>>(x);
-        scan(r.data(), 1, r.size(), 1);
-        return r;
-    }
-
-private:
-    template <class X>
-    using accumulator = typename Op::template accumulator<value_type_t<X>>;
-
-    template <class A>
-    static void scan(A* data, index_t outer, index_t len, index_t inner) {
-        scan_in_place(data, outer, len, inner, [](A x, A y) { return Op::combine(x, y); });
+    auto operator()(X&& x) const {
+        auto held = hold(std::forward<X>(x));
+        return scan_node<Op, decltype(held), true>(name, std::move(held), 0);
     }
 };
 
@@ -77,9 +196,9 @@ array<T, N> difference(const strided_view<const T, N>& v, std::size_t k) {
 
 }  // namespace detail
 
-/// cumsum(x, axis), cumsum(x): NumPy's running sums (eager; integers and bool give int64).
+/// cumsum(x, axis), cumsum(x): NumPy's running sums (lazy; integers and bool give int64).
 inline constexpr detail::scan_function<ops::sum_reduction> cumsum{"cumsum"};
-/// cumprod(x, axis), cumprod(x): NumPy's running products (eager; integers and bool give int64).
+/// cumprod(x, axis), cumprod(x): NumPy's running products (lazy; integers and bool give int64).
 inline constexpr detail::scan_function<ops::prod_reduction> cumprod{"cumprod"};
 
 /// diff(x, axis = -1, n = 1): NumPy's n-th discrete difference along the axis (eager), of

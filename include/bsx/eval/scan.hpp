@@ -1,5 +1,5 @@
-// bsx/eval/scan.hpp: the inclusive scan of contiguous memory along one axis, in place (cumsum,
-// cumprod). A blocked prefix scan whose blocks are fixed by the axis's length alone, never by
+// bsx/eval/scan.hpp: the inclusive scan of contiguous memory along one axis, in place or into
+// other memory (cumsum, cumprod). A blocked prefix scan whose blocks are fixed by the axis's length alone, never by
 // the thread count, so the result is the same bits at any thread count.
 #pragma once
 
@@ -15,79 +15,90 @@ namespace bsx::detail {
 /// Positions along the axis per block. A shorter axis is one plain sequential scan. Along a
 /// longer one each block is scanned on its own, and the combined totals of the blocks before
 /// it (its carry, a sequential scan of the totals) are combined into each of its elements; an
-/// element then carries the rounding of at most (scan_block - 1) + (blocks - 1) + 1
+/// element then carries the rounding of at most (scan_length - 1) + (blocks - 1) + 1
 /// operations, never more than the (length - 1) of a sequential loop.
-inline constexpr index_t scan_block = 4096;
+inline constexpr index_t scan_length = 4096;
 /// Elements across the axis (the axes after it) per task: the unit of the work's split.
 inline constexpr index_t scan_columns = 1024;
 
-/// One block of a scan: `length` positions `inner` elements apart from `first`, `width`
-/// columns each, scanned in place; each element is its local running value (from the
-/// block's first position) combined after `carry`'s element of its column, when there is a
-/// carry (every block but the first).
+/// One block of a scan: `length` positions `inner` elements apart, `width` columns each,
+/// read from `in` and written to `out` (the same memory for a scan in place, or memory that
+/// does not overlap it); each element is its local running value (from the block's first
+/// position) combined after `carry`'s element of its column, when there is a carry (every
+/// block but the first).
 template <class A, class Combine>
-void scan_block_in_place(A* first, index_t length, index_t inner, index_t width, std::type_identity_t<const A*> carry,
-                         Combine combine) {
+void scan_block(const A* in, A* out, index_t length, index_t inner, index_t width, std::type_identity_t<const A*> carry,
+                Combine combine) {
     if (inner == 1) {
-        A local = first[0];
+        A local = in[0];
         if (!carry) {
-            for (index_t i = 1; i < length; ++i) first[i] = local = combine(local, first[i]);
+            out[0] = local;
+            for (index_t i = 1; i < length; ++i) out[i] = local = combine(local, in[i]);
             return;
         }
         const A c = *carry;
-        first[0] = combine(c, local);
+        out[0] = combine(c, local);
         for (index_t i = 1; i < length; ++i) {
-            local = combine(local, first[i]);
-            first[i] = combine(c, local);
+            local = combine(local, in[i]);
+            out[i] = combine(c, local);
         }
         return;
     }
     if (!carry) {
+        BSX_SIMD_LOOP
+        for (index_t c = 0; c < width; ++c) out[c] = in[c];
         for (index_t i = 1; i < length; ++i) {
-            A* row = first + i * inner;
+            A* row = out + i * inner;
             const A* prev = row - inner;
+            const A* from = in + i * inner;
             BSX_SIMD_LOOP
-            for (index_t c = 0; c < width; ++c) row[c] = combine(prev[c], row[c]);
+            for (index_t c = 0; c < width; ++c) row[c] = combine(prev[c], from[c]);
         }
         return;
     }
     A local[scan_columns];
     BSX_SIMD_LOOP
     for (index_t c = 0; c < width; ++c) {
-        local[c] = first[c];
-        first[c] = combine(carry[c], local[c]);
+        local[c] = in[c];
+        out[c] = combine(carry[c], local[c]);
     }
     for (index_t i = 1; i < length; ++i) {
-        A* row = first + i * inner;
+        A* row = out + i * inner;
+        const A* from = in + i * inner;
         BSX_SIMD_LOOP
         for (index_t c = 0; c < width; ++c) {
-            local[c] = combine(local[c], row[c]);
+            local[c] = combine(local[c], from[c]);
             row[c] = combine(carry[c], local[c]);
         }
     }
 }
 
-/// Scans `data`, row-major of shape (outer, len, inner), along its middle axis in place:
-/// element i becomes combine(element i - 1, element i), as a sequential loop would within a
-/// block (see scan_block). On one thread in one pass, each block's carry read from the
-/// block before it; on several, a first pass sums the blocks into their totals, which are
-/// scanned into the carries, then every block is scanned with its carry: the same
-/// operations, so the same bits. `combine` must not throw.
+/// Scans `in`, row-major of shape (outer, len, inner), along its middle axis into `out` (the
+/// same memory, or memory that does not overlap it): element i becomes combine(element
+/// i - 1, element i), as a sequential loop would within a block (see scan_block). On one
+/// thread in one pass, each block's carry read from the block before it; on several, a
+/// first pass sums the blocks into their totals, which are scanned into the carries, then
+/// every block is scanned with its carry: the same operations, so the same bits. `combine`
+/// must not throw.
 template <class A, class Combine>
-void scan_in_place(A* data, index_t outer, index_t len, index_t inner, Combine combine) {
-    if (outer == 0 || len <= 1 || inner == 0) return;
-    const index_t blocks = (len - 1) / scan_block + 1, chunks = (inner - 1) / scan_columns + 1;
+void scan_into(const A* in, A* out, index_t outer, index_t len, index_t inner, Combine combine) {
+    if (outer == 0 || len == 0 || inner == 0) return;
+    if (len == 1) {
+        if (in != out) std::copy_n(in, outer * inner, out);
+        return;
+    }
+    const index_t blocks = (len - 1) / scan_length + 1, chunks = (inner - 1) / scan_columns + 1;
     const index_t tasks = outer * blocks * chunks;
     // Task t: columns of chunk t % chunks, block (t / chunks) % blocks of row t / (chunks * blocks).
     struct task {
-        A* first;         // the block's first position, at the chunk's first column
+        index_t first;    // the block's first position, at the chunk's first column
         index_t length;   // positions in the block
         index_t columns;  // columns in the chunk
         index_t carry;    // where the block's carry is among the carries; -1 for a row's first block
     };
     const auto task_of = [&](index_t t) {
         const index_t c0 = t % chunks * scan_columns, b = t / chunks % blocks, o = t / (chunks * blocks);
-        return task{data + (o * len + b * scan_block) * inner + c0, std::min(scan_block, len - b * scan_block),
+        return task{(o * len + b * scan_length) * inner + c0, std::min(scan_length, len - b * scan_length),
                     std::min(scan_columns, inner - c0), b == 0 ? -1 : (o * (blocks - 1) + b - 1) * inner + c0};
     };
     const int threads = region_threads(outer * len * inner);
@@ -95,7 +106,7 @@ void scan_in_place(A* data, index_t outer, index_t len, index_t inner, Combine c
         parallel_for(tasks, threads, 1, [&](index_t begin, index_t end, const first_exception*) {
             for (index_t t = begin; t < end; ++t) {
                 const task w = task_of(t);
-                scan_block_in_place(w.first, w.length, inner, w.columns, nullptr, combine);
+                scan_block(in + w.first, out + w.first, w.length, inner, w.columns, nullptr, combine);
             }
         });
         return;
@@ -105,7 +116,8 @@ void scan_in_place(A* data, index_t outer, index_t len, index_t inner, Combine c
         // its carry combined with its total: the next block's carry.
         for (index_t t = 0; t < tasks; ++t) {
             const task w = task_of(t);
-            scan_block_in_place(w.first, w.length, inner, w.columns, w.carry < 0 ? nullptr : w.first - inner, combine);
+            scan_block(in + w.first, out + w.first, w.length, inner, w.columns,
+                       w.carry < 0 ? nullptr : out + w.first - inner, combine);
         }
         return;
     }
@@ -120,14 +132,15 @@ void scan_in_place(A* data, index_t outer, index_t len, index_t inner, Combine c
             const task w = task_of(t);
             A* total = carries.get() + (t / (chunks * blocks) * (blocks - 1) + b) * inner + t % chunks * scan_columns;
             if (inner == 1) {
-                A sum = w.first[0];
-                for (index_t i = 1; i < w.length; ++i) sum = combine(sum, w.first[i]);
+                const A* from = in + w.first;
+                A sum = from[0];
+                for (index_t i = 1; i < w.length; ++i) sum = combine(sum, from[i]);
                 *total = sum;
                 continue;
             }
-            for (index_t c = 0; c < w.columns; ++c) total[c] = w.first[c];
+            for (index_t c = 0; c < w.columns; ++c) total[c] = in[w.first + c];
             for (index_t i = 1; i < w.length; ++i) {
-                const A* row = w.first + i * inner;
+                const A* row = in + w.first + i * inner;
                 BSX_SIMD_LOOP
                 for (index_t c = 0; c < w.columns; ++c) total[c] = combine(total[c], row[c]);
             }
@@ -147,8 +160,8 @@ void scan_in_place(A* data, index_t outer, index_t len, index_t inner, Combine c
     parallel_for(tasks, threads, 1, [&](index_t begin, index_t end, const first_exception*) {
         for (index_t t = begin; t < end; ++t) {
             const task w = task_of(t);
-            scan_block_in_place(w.first, w.length, inner, w.columns, w.carry < 0 ? nullptr : carries.get() + w.carry,
-                                combine);
+            scan_block(in + w.first, out + w.first, w.length, inner, w.columns,
+                       w.carry < 0 ? nullptr : carries.get() + w.carry, combine);
         }
     });
 }
