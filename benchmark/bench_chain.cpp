@@ -11,6 +11,10 @@
 //   eager        one fresh buffer per operation, as NumPy / Octave:
 //                a*b, c*d, (a*b)+(c*d), f+1, e/(f+1), the difference, then r = that
 //                (6 temporaries of 10^7); tight loops, parallel at the same thread count
+//   eigen        the line on Eigen arrays, where Eigen is installed (BSX_BENCH_WITH_EIGEN); one
+//                thread only: Eigen threads matrix products, not coefficient-wise expressions
+//   xtensor      the line on xtensor arrays with xt::noalias, where xtensor is installed
+//                (BSX_BENCH_WITH_XTENSOR), built with xsimd and its OpenMP assignment loop
 //
 // The same shape of chain on int32 (issue 10: integer + - * wrap instead of being
 // undefined on overflow; this shows the wrapping forms still vectorize):
@@ -29,10 +33,20 @@
 
 #include "bench_common.hpp"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <random>
 #include <utility>
+
+#ifdef BSX_BENCH_WITH_EIGEN
+#include <Eigen/Core>
+#endif
+#ifdef BSX_BENCH_WITH_XTENSOR
+#include <xtensor/xnoalias.hpp>
+#include <xtensor/xtensor.hpp>
+#endif
 
 namespace {
 
@@ -148,6 +162,46 @@ void BM_chain_eager(benchmark::State& state) {
     set_counters(state);
 }
 
+#ifdef BSX_BENCH_WITH_EIGEN
+void BM_chain_eigen(benchmark::State& state) {
+    set_threads(state, static_cast<int>(state.range(0)));
+    using earray = Eigen::Array<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    const inputs in;
+    const auto copy = [](const bsx::array<double, 2>& x) {
+        return earray(Eigen::Map<const earray>(x.data(), rows, cols));
+    };
+    const earray a = copy(in.a), b = copy(in.b), c = copy(in.c), d = copy(in.d), e = copy(in.e), f = copy(in.f);
+    earray r = earray::Zero(rows, cols);
+    for (auto _ : state) {
+        r = a * b + c * d - e / (f + 1.0);
+        benchmark::DoNotOptimize(r.data());
+        benchmark::ClobberMemory();
+    }
+    set_counters(state);
+}
+#endif
+
+#ifdef BSX_BENCH_WITH_XTENSOR
+void BM_chain_xtensor(benchmark::State& state) {
+    set_threads(state, static_cast<int>(state.range(0)));
+    using xarray = xt::xtensor<double, 2>;
+    const inputs in;
+    const auto copy = [](const bsx::array<double, 2>& x) {
+        xarray out = xarray::from_shape({static_cast<std::size_t>(rows), static_cast<std::size_t>(cols)});
+        std::copy(x.data(), x.data() + count, out.data());
+        return out;
+    };
+    const xarray a = copy(in.a), b = copy(in.b), c = copy(in.c), d = copy(in.d), e = copy(in.e), f = copy(in.f);
+    xarray r = copy(in.a);
+    for (auto _ : state) {
+        xt::noalias(r) = a * b + c * d - e / (f + 1.0);
+        benchmark::DoNotOptimize(r.data());
+        benchmark::ClobberMemory();
+    }
+    set_counters(state);
+}
+#endif
+
 struct int_inputs {
     bsx::array<std::int32_t, 2> a, b, c, d, e, f;
     int_inputs() {
@@ -201,5 +255,11 @@ BENCHMARK(BM_chain_bsx)->Apply(thread_args);
 BENCHMARK(BM_chain_hand_serial)->Apply(thread_args);
 BENCHMARK(BM_chain_hand_omp)->Apply(thread_args);
 BENCHMARK(BM_chain_eager)->Apply(thread_args);
+#ifdef BSX_BENCH_WITH_EIGEN
+BENCHMARK(BM_chain_eigen)->Apply(serial_args);
+#endif
+#ifdef BSX_BENCH_WITH_XTENSOR
+BENCHMARK(BM_chain_xtensor)->Apply(thread_args);
+#endif
 
 BENCHMARK_MAIN();

@@ -43,3 +43,10 @@ inline void thread_args(benchmark::internal::Benchmark* b) {
     for (const std::int64_t threads : bench_thread_counts()) b->Arg(threads);
     b->UseRealTime()->Unit(benchmark::kMillisecond);
 }
+
+/// Benchmarks of code that runs on one thread whatever the OpenMP setting (a peer library
+/// that does not thread the operation): the argument threads:1 only.
+inline void serial_args(benchmark::internal::Benchmark* b) {
+    b->ArgName("threads")->Arg(1);
+    b->UseRealTime()->Unit(benchmark::kMillisecond);
+}

@@ -14,6 +14,13 @@
 //   eager        what NumPy / Octave do per step: t = col + row as a fresh n*n
 //                buffer, then min(dist, t) into a second fresh n*n buffer, which
 //                becomes dist; plain tight loops, parallelized with OpenMP as well.
+//   eigen        dist = dist.min(colk.rowwise().replicate(n) + rowk.colwise().replicate(n)) on Eigen
+//                arrays, column k and row k copied first as bsx does, where Eigen is installed
+//                (BSX_BENCH_WITH_EIGEN); one thread only: Eigen threads matrix products, not
+//                coefficient-wise expressions
+//   xtensor      xt::noalias(dist) = xt::minimum(dist, colk[:, newaxis] + rowk), the same copies,
+//                where xtensor is installed (BSX_BENCH_WITH_XTENSOR); one thread only: xtensor's
+//                OpenMP loop covers same-shape assignments, not broadcasting ones
 //
 // Names: BM_fw_<variant>/n:<n>/threads:<t>/real_time (parsed by ratios.py).
 
@@ -24,12 +31,23 @@
 #include "bench_common.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <memory>
 #include <random>
 #include <utility>
 #include <vector>
+
+#ifdef BSX_BENCH_WITH_EIGEN
+#include <Eigen/Core>
+#endif
+#ifdef BSX_BENCH_WITH_XTENSOR
+#include <xtensor/xmath.hpp>
+#include <xtensor/xnoalias.hpp>
+#include <xtensor/xtensor.hpp>
+#include <xtensor/xview.hpp>
+#endif
 
 namespace {
 
@@ -182,6 +200,52 @@ void BM_fw_eager(benchmark::State& state) {
     set_counters(state, n);
 }
 
+#ifdef BSX_BENCH_WITH_EIGEN
+void BM_fw_eigen(benchmark::State& state) {
+    const bsx::index_t n = state.range(0);
+    set_threads(state, static_cast<int>(state.range(1)));
+    using earray = Eigen::Array<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    const std::vector<double> input = random_graph(n);
+    earray dist(n, n);
+    Eigen::ArrayXd colk(n);
+    Eigen::Array<double, 1, Eigen::Dynamic> rowk(n);
+    for (auto _ : state) {
+        std::copy(input.begin(), input.end(), dist.data());
+        for (bsx::index_t k = 0; k < n; ++k) {
+            colk = dist.col(k);
+            rowk = dist.row(k);
+            dist = dist.min(colk.rowwise().replicate(n) + rowk.colwise().replicate(n));
+        }
+        benchmark::DoNotOptimize(dist.data());
+        benchmark::ClobberMemory();
+    }
+    set_counters(state, n);
+}
+#endif
+
+#ifdef BSX_BENCH_WITH_XTENSOR
+void BM_fw_xtensor(benchmark::State& state) {
+    const bsx::index_t n = state.range(0);
+    set_threads(state, static_cast<int>(state.range(1)));
+    const auto size = static_cast<std::size_t>(n);
+    const std::vector<double> input = random_graph(n);
+    xt::xtensor<double, 2> dist = xt::xtensor<double, 2>::from_shape({size, size});
+    xt::xtensor<double, 1> colk = xt::xtensor<double, 1>::from_shape({size});
+    xt::xtensor<double, 1> rowk = xt::xtensor<double, 1>::from_shape({size});
+    for (auto _ : state) {
+        std::copy(input.begin(), input.end(), dist.data());
+        for (std::size_t k = 0; k < size; ++k) {
+            colk = xt::view(dist, xt::all(), k);
+            rowk = xt::view(dist, k, xt::all());
+            xt::noalias(dist) = xt::minimum(dist, xt::view(colk, xt::all(), xt::newaxis()) + rowk);
+        }
+        benchmark::DoNotOptimize(dist.data());
+        benchmark::ClobberMemory();
+    }
+    set_counters(state, n);
+}
+#endif
+
 void BM_fw_hand_omp(benchmark::State& state) { hand_omp<relax>(state); }
 void BM_fw_hand_nan(benchmark::State& state) { hand_omp<relax_nan>(state); }
 
@@ -192,6 +256,13 @@ void fw_args(benchmark::internal::Benchmark* b) {
     b->UseRealTime()->Unit(benchmark::kMillisecond);
 }
 
+/// fw_args at one thread: for peers that run on one thread whatever the OpenMP setting.
+[[maybe_unused]] void fw_serial_args(benchmark::internal::Benchmark* b) {
+    b->ArgNames({"n", "threads"});
+    for (const std::int64_t n : env_numbers("BSX_BENCH_FW_N", {100, 400, 1000, 2000})) b->Args({n, 1});
+    b->UseRealTime()->Unit(benchmark::kMillisecond);
+}
+
 }  // namespace
 
 BENCHMARK(BM_fw_bsx)->Apply(fw_args);
@@ -199,5 +270,11 @@ BENCHMARK(BM_fw_hand_serial)->Apply(fw_args);
 BENCHMARK(BM_fw_hand_omp)->Apply(fw_args);
 BENCHMARK(BM_fw_hand_nan)->Apply(fw_args);
 BENCHMARK(BM_fw_eager)->Apply(fw_args);
+#ifdef BSX_BENCH_WITH_EIGEN
+BENCHMARK(BM_fw_eigen)->Apply(fw_serial_args);
+#endif
+#ifdef BSX_BENCH_WITH_XTENSOR
+BENCHMARK(BM_fw_xtensor)->Apply(fw_serial_args);
+#endif
 
 BENCHMARK_MAIN();
