@@ -100,6 +100,31 @@ void first_extremes(const V* p, index_t m, index_t width, V* best, index_t* at) 
     }
     std::copy_n(p, width, best);
     std::fill_n(at, width, index_t(0));
+    if constexpr (std::is_floating_point_v<V>) {
+        // Numbers only, the common case: one compare per element decides, and NaNs are only
+        // noticed; a NaN anywhere sends the lines to the full rule below.
+        constexpr bool max = Op::better(V(1), V(0));
+        index_t nan = 0;  // as wide as the elements: a reduction of bools does not vectorize (GCC)
+        for (index_t i = 0; i < width; ++i) nan |= index_t(best[i] != best[i]);
+        for (index_t j = 1; j < m; ++j) {
+            const V* row = p + j * width;
+            // Not `omp simd reduction`: GCC keeps that reduction in memory, a store and a load
+            // per vector; its own vectorizer keeps it in a register.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC ivdep
+#endif
+            for (index_t i = 0; i < width; ++i) {
+                const V v = row[i], b = best[i];
+                const bool replace = max ? v > b : v < b;
+                best[i] = replace ? v : b;
+                at[i] = replace ? j : at[i];
+                nan |= index_t(v != v);
+            }
+        }
+        if (nan == 0) return;
+        std::copy_n(p, width, best);
+        std::fill_n(at, width, index_t(0));
+    }
     for (index_t j = 1; j < m; ++j) {
         const V* row = p + j * width;
         BSX_SIMD_LOOP
