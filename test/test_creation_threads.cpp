@@ -234,6 +234,20 @@ BOOST_AUTO_TEST_CASE(generated_leaves_fuse_through_every_path) {
         BOOST_TEST(ok);
         BOOST_TEST(std::abs(bsx::sum(bsx::linspace<double>(0.0, 1.0, 1001)) - 500.5) < 1e-9);
         BOOST_TEST(bsx::sum(bsx::arange<std::int64_t>(0, 1000000)) == std::int64_t{999999} * 1000000 / 2);
+        // Alone into contiguous memory of its shape and type: the function fills it directly,
+        // a block per thread (the blocks' bounds are not its own runs' bounds).
+        const index_t big = 1000003;
+        bsx::array<double, 1> line({big});
+        line = bsx::linspace<double>(-1.0, 2.0, big);
+        ok = line(big - 1) == 2.0;
+        for (index_t i = 0; i + 1 < big; ++i) ok &= same_bits(line(i), -1.0 + double(i) * (3.0 / double(big - 1)));
+        BOOST_TEST(ok);
+        bsx::array<float, 2> square({1100, 1100}, 5.0f);
+        square = bsx::eye<float>(1100, 1100, -7);
+        ok = true;
+        for (index_t i = 0; i < 1100; ++i)
+            for (index_t j = 0; j < 1100; ++j) ok &= square(i, j) == float(eye_value(i, j, -7));
+        BOOST_TEST(ok);
         // Integers and an integer destination from a floating generator.
         bsx::array<int, 1> ints({5});
         ints = bsx::arange<int>(-4, 6, 2) * 3;

@@ -36,6 +36,7 @@
 #include "leaf_cursor.hpp"
 #include "loop.hpp"
 #include "math_evaluator.hpp"
+#include "parallel.hpp"
 
 namespace bsx::detail {
 
@@ -453,6 +454,27 @@ struct binder<generated<F, N>> : binder_defaults {
         ev.cursor.source = &e.values();
         ev.cursor.origin = offset_through(positions, map);
         return ev;
+    }
+
+    /// Assigned alone to contiguous memory of its shape and type (`r = linspace(...)`): the
+    /// function fills the destination itself, a block per thread (whole cache lines of
+    /// 1-byte elements at least), with no tile between.
+    template <class T, std::size_t D>
+    static bool can_write_into(const generated<F, N>& e, const T*, const shape_t<D>& shape,
+                               const shape_t<D>& strides) noexcept {
+        if constexpr (N != D || !std::is_same_v<value_type_t<generated<F, N>>, T>)
+            return false;
+        else
+            return e.shape() == shape && is_contiguous(shape, strides);
+    }
+    template <class T, std::size_t D>
+    static void write_into(const generated<F, N>& e, T* data, const shape_t<D>&, const shape_t<D>&) {
+        if constexpr (N == D && std::is_same_v<value_type_t<generated<F, N>>, T>) {
+            const index_t total = e.size();
+            parallel_for(total, region_threads(total), 64, [&](index_t begin, index_t end, const first_exception*) {
+                generate_elements<F>(&e.values(), begin, 1, end - begin, reinterpret_cast<std::byte*>(data + begin));
+            });
+        }
     }
 };
 
