@@ -580,7 +580,7 @@ BOOST_AUTO_TEST_CASE(reductions_propagate_the_exception) {
 // nested in another math node, or reduced. It used to call std::terminate.
 BOOST_AUTO_TEST_CASE(math_over_a_throwing_map_propagates_the_exception) {
     std::vector<bsx::index_t> sizes = sizes_to_try;
-    sizes.push_back(bsx::index_t(BSX_STREAMING_THRESHOLD / sizeof(double)) + 5);
+    sizes.push_back(bsx::index_t(bsx::detail::streaming_threshold() / sizeof(double)) + 5);
     for (const bsx::index_t n : sizes) {
         const bsx::array<double, 1> x = bsx::cast<double>(bsx::arange<int>(n));
         const auto f = bsx::map(throwing_at{double(n / 2)}, x);

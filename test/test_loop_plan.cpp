@@ -140,7 +140,7 @@ BOOST_AUTO_TEST_CASE(a_strided_destination_is_written_from_a_tile) {
 }
 
 BOOST_AUTO_TEST_CASE(wide_results_that_are_not_read_are_streamed) {
-    const index_t n = index_t(BSX_STREAMING_THRESHOLD / sizeof(double));
+    const index_t n = index_t(bsx::detail::streaming_threshold() / sizeof(double));
     bsx::array<double, 1> a = bsx::ones<double>(n), r = bsx::zeros<double>(n);
     BOOST_TEST(plan_of(r, a * 2.0).streaming);
     BOOST_TEST(plan_of(r, a * 2.0).kind == loop_kind::tiles);

@@ -6,6 +6,8 @@
 // array first: at every slice offset, thread count and destination alignment (streamed
 // stores), in place, inside a reduction and element by element.
 #define BOOST_TEST_MODULE bsx native math
+// Results from 16 MiB are streamed here, whatever the machine's cache (the default follows it).
+#define BSX_STREAMING_THRESHOLD (std::size_t{16} << 20)
 #include <boost/test/unit_test.hpp>
 
 #include <bsx/bsx.hpp>

@@ -20,9 +20,8 @@ using index_t = std::ptrdiff_t;
 /// Destinations of at least this many bytes that the expression does not read are
 /// written with streaming stores (no read of each cache line before it is overwritten).
 /// Below it the result may well be read again soon from the cache, so ordinary stores pay.
-#ifndef BSX_STREAMING_THRESHOLD
-#define BSX_STREAMING_THRESHOLD (std::size_t{16} << 20)
-#endif
+/// Left undefined, it is chosen at run time from the cache the system reports
+/// (detail::streaming_threshold in eval/loop_plan.hpp).
 
 /// Elements per inner-loop chunk. Broadcast and strided operands are staged
 /// through stack tiles of this length so that the inner loop only ever reads

@@ -10,6 +10,7 @@
 #include <span>
 
 #include "../config.hpp"
+#include "../detail/cache_size.hpp"
 #include "../shape/shape.hpp"
 #include "loop.hpp"
 #include "parallel.hpp"
@@ -82,7 +83,7 @@ loop_plan<D> plan_loop(const shape_t<D>& shape, std::span<operand_steps<D>* cons
     const bool direct = dst.stride[inner] == 1 && rows_read_in_place<D>(leaves, inner, plan.constant_leaf);
     // Large destinations that the expression does not read are written with streaming
     // stores (in unit-stride rows), which do not read them into the cache first.
-    plan.streaming = dst.stride[inner] == 1 && std::size_t(plan.total) * element_bytes >= BSX_STREAMING_THRESHOLD &&
+    plan.streaming = dst.stride[inner] == 1 && std::size_t(plan.total) * element_bytes >= streaming_threshold() &&
                      !reads_destination;
     if (direct && !math && !plan.streaming) {
         plan.kind = loop_kind::rows;
