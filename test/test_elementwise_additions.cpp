@@ -104,6 +104,12 @@ BOOST_AUTO_TEST_CASE(clip_with_numbers_propagates_nan) {
     const auto lo = make_array<1>(std::vector<index_t>{3}, std::vector<double>{0.0, qnan, 5.0});
     expect_bits(bsx::clip(y, lo, 2.0), {1.0, qnan, 2.0});
     expect_bits(bsx::clip(y, 0.0, lo), {0.0, qnan, 3.0});
+    // A tie gives the bound: np.clip(-0.0, 0.0, 1.0) is 0.0, np.clip(0.0, -1.0, -0.0) is -0.0
+    // and np.clip(-0.0, -0.0, 0.0) is 0.0.
+    const auto zeros = make_array<1>(std::vector<index_t>{2}, std::vector<double>{-0.0, 0.0});
+    expect_bits(bsx::clip(zeros, 0.0, 1.0), {0.0, 0.0});
+    expect_bits(bsx::clip(zeros, -1.0, -0.0), {-0.0, -0.0});
+    expect_bits(bsx::clip(zeros, -0.0, 0.0), {0.0, 0.0});
 }
 
 BOOST_AUTO_TEST_CASE(clip_broadcasts_its_bounds) {

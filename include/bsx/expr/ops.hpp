@@ -471,13 +471,20 @@ BSX_CMATH_UNARY(isfinite)
 #undef BSX_CMATH_UNARY
 
 // ---- NumPy's element-wise helpers: clip, nan_to_num, isclose ------------------------
-/// min(max(x, lo), hi) by the table's NaN-propagating minimum and maximum, as NumPy: a NaN
-/// in any operand gives NaN, and lo > hi gives hi.
+/// min(max(x, lo), hi) with the values of the table's NaN-propagating minimum and maximum,
+/// as NumPy: a NaN in any operand gives NaN, a tie gives the bound, and lo > hi gives hi.
+/// Each step is one compare and one select on x: the bounds' own NaN checks do not depend
+/// on x, so a compiler hoists them out of the loop where the bounds are constants.
 struct clip {
     static constexpr std::string_view name = "clip";
     template <class A, class L, class H>
     constexpr auto operator()(A a, L lo, H hi) const {
-        return minimum{}(maximum{}(a, lo), hi);
+        using R1 = detail::common_t<A, L>;
+        const R1 x = static_cast<R1>(a), l = static_cast<R1>(lo);
+        const R1 raised = ((x <= l) | (l != l)) ? l : x;  // x when x is NaN
+        using R2 = detail::common_t<R1, H>;
+        const R2 y = static_cast<R2>(raised), h = static_cast<R2>(hi);
+        return ((y >= h) | (h != h)) ? h : y;
     }
 };
 /// NaN, +inf and -inf replaced by the given values of the element type T; other values,
