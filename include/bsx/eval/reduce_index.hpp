@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <stdexcept>
@@ -38,12 +39,17 @@ index_t first_extreme_of_line(const V* p, index_t m, V* best) noexcept {
     constexpr V most = limits::has_infinity ? limits::infinity() : limits::max();
     constexpr V start = max ? least : most;  // what every number reaches
     const auto beyond = [](V v, V than) { return max ? v > than : v < than; };
+    // NaN flags as wide as the elements, so that the lane loop vectorizes in one width.
+    using flag =
+        std::conditional_t<sizeof(V) == 8, std::uint64_t,
+                           std::conditional_t<sizeof(V) == 4, std::uint32_t,
+                                              std::conditional_t<sizeof(V) == 2, std::uint16_t, std::uint8_t>>>;
     V extreme = start;
     index_t extreme_block = -1, nan_block = -1;
     for (index_t b = 0; b < m && nan_block < 0; b += block) {
         const index_t n = std::min(block, m - b);
         V lane[lanes];
-        unsigned char nan[lanes] = {};
+        flag nan[lanes] = {};
         std::fill_n(lane, lanes, start);
         index_t j = 0;
         for (; j + lanes <= n; j += lanes) {
@@ -51,13 +57,13 @@ index_t first_extreme_of_line(const V* p, index_t m, V* best) noexcept {
             for (index_t l = 0; l < lanes; ++l) {
                 const V v = p[b + j + l];
                 lane[l] = beyond(v, lane[l]) ? v : lane[l];
-                nan[l] |= v != v;
+                nan[l] |= flag(v != v);
             }
         }
         for (; j < n; ++j) {
             const V v = p[b + j];
             lane[0] = beyond(v, lane[0]) ? v : lane[0];
-            nan[0] |= v != v;
+            nan[0] |= flag(v != v);
         }
         V block_extreme = lane[0];
         bool block_nan = false;
