@@ -18,6 +18,7 @@
 #include "../eval/alias.hpp"
 #include "../eval/parallel.hpp"
 #include "../expr/ops.hpp"
+#include "../factories.hpp"
 #include "../reduce/reductions.hpp"
 #include "../shape/broadcast_error.hpp"
 #include "../shape/shape.hpp"
@@ -37,17 +38,6 @@ using product_t = ops::detail::arithmetic_t<std::remove_cv_t<value_type_t<X>>, s
 template <class X, class Y>
 concept product_operands = expression<X> && expression<Y> && gemm_element<std::remove_cv_t<value_type_t<X>>> &&
                            gemm_element<std::remove_cv_t<value_type_t<Y>>>;
-
-/// x as a contiguous array of T: an array of T is read where it lies, anything else is
-/// evaluated once.
-template <class T, expression X>
-decltype(auto) contiguous_as(X&& x) {
-    using A = array<T, rank_v<X>>;
-    if constexpr (std::is_same_v<std::remove_cvref_t<X>, A>)
-        return static_cast<const A&>(x);
-    else
-        return A(std::forward<X>(x));
-}
 
 /// Which kernel a product runs: the BLAS where there is one (the default), or always
 /// bsx's own (for benchmarks and tests of the own kernel).
