@@ -253,22 +253,13 @@ BOOST_AUTO_TEST_CASE(members_of_every_kind_both_ways) {
         BOOST_TEST_CONTEXT("compressed " << compressed) {
             const fs::path file = dir.path / (compressed ? "c.npz" : "s.npz");
             const auto big = bsx::arange<double>(100000) * 0.5;  // several buffers of the writer and reader
-            if (compressed)
-                bsx::save_npz_compressed(file, {{"a", a},
-                                                {"t", bsx::transpose(a) * 2.0},
-                                                {"mask", a > 2.5},
-                                                {"bytes", bytes},
-                                                {"scalar", bsx::array<float, 0>(-1.5f)},
-                                                {"empty", bsx::zeros<double>(0, 4)},
-                                                {"big", big}});
-            else
-                bsx::save_npz(file, {{"a", a},
-                                     {"t", bsx::transpose(a) * 2.0},
-                                     {"mask", a > 2.5},
-                                     {"bytes", bytes},
-                                     {"scalar", bsx::array<float, 0>(-1.5f)},
-                                     {"empty", bsx::zeros<double>(0, 4)},
-                                     {"big", big}});
+            (compressed ? bsx::save_npz_compressed : bsx::save_npz)(file, {{"a", a},
+                                                                           {"t", bsx::transpose(a) * 2.0},
+                                                                           {"mask", a > 2.5},
+                                                                           {"bytes", bytes},
+                                                                           {"scalar", bsx::array<float, 0>(-1.5f)},
+                                                                           {"empty", bsx::zeros<double>(0, 4)},
+                                                                           {"big", big}});
             const auto f = bsx::load_npz(file);
             BOOST_TEST(f.names() == (std::vector<std::string>{"a", "t", "mask", "bytes", "scalar", "empty", "big"}),
                        boost::test_tools::per_element());
