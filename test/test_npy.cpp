@@ -10,16 +10,15 @@
 
 #include <bsx/bsx.hpp>
 
+#include "file_support.hpp"
 #include "test_support.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
 #include <limits>
-#include <random>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -70,11 +69,6 @@ bool same(T a, T b) {
         return a == b;
 }
 
-std::string file_bytes(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
-
 /// Checks a loaded array against the layout formula, element by element in C order.
 template <class T, std::size_t N>
 void check_layout(const bsx::array<T, N>& a, const std::string& shape) {
@@ -82,30 +76,6 @@ void check_layout(const bsx::array<T, N>& a, const std::string& shape) {
     index_t bad = 0;
     for (index_t i = 0; i < a.size(); ++i) bad += !same(a.data()[i], layout_value<T>(i));
     BOOST_TEST(bad == 0, bad << " of " << a.size() << " elements differ");
-}
-
-/// A fresh scratch directory, removed at the end of the test.
-struct scratch_dir {
-    fs::path path = fs::temp_directory_path() / ("bsx_test_npy_" + std::to_string(std::random_device{}()));
-    scratch_dir() { fs::create_directories(path); }
-    ~scratch_dir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-};
-
-/// Runs f, which must throw std::runtime_error whose message names `file` and contains `fault`.
-template <class F>
-void expect_failure(F&& f, const fs::path& file, const std::string& fault) {
-    try {
-        f();
-        BOOST_ERROR("no exception for " << file);
-    } catch (const std::runtime_error& e) {
-        const std::string what = e.what();
-        BOOST_TEST_MESSAGE(what);
-        BOOST_TEST(what.find(file.string()) != std::string::npos, "message does not name the file: " << what);
-        BOOST_TEST(what.find(fault) != std::string::npos, "message lacks '" << fault << "': " << what);
-    }
 }
 
 template <class T>
