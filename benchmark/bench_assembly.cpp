@@ -18,25 +18,11 @@
 
 #include <cstdint>
 #include <cstring>
-#include <random>
 
 namespace {
 
 using bsx::index_t;
 constexpr index_t rows = 2000, cols = 4000, img_rows = 1080, img_cols = 1920, border = 8;
-
-bsx::array<double, 2> random_matrix(index_t m, index_t n, unsigned seed) {
-    bsx::array<double, 2> x({m, n});
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<double> u(0.5, 1.5);
-    for (double& v : x) v = u(rng);
-    return x;
-}
-
-void count(benchmark::State& state, std::int64_t elements) {
-    state.SetItemsProcessed(state.iterations() * elements);
-    state.SetBytesProcessed(state.iterations() * elements * 16);  // read and written
-}
 
 template <class F>
 void run(benchmark::State& state, bsx::array<double, 2>& r, std::int64_t elements, F&& f) {
@@ -46,16 +32,16 @@ void run(benchmark::State& state, bsx::array<double, 2>& r, std::int64_t element
         benchmark::DoNotOptimize(r.data());
         benchmark::ClobberMemory();
     }
-    count(state, elements);
+    count_read_written(state, elements);
 }
 
 void BM_concat_plus_bsx(benchmark::State& state) {
-    const auto a = random_matrix(rows, cols, 1), b = random_matrix(rows, cols, 2);
+    const auto a = random_array<2>({rows, cols}, 1), b = random_array<2>({rows, cols}, 2);
     bsx::array<double, 2> r({2 * rows, cols});
     run(state, r, 2 * rows * cols, [&] { r = bsx::concatenate(a, b, 0) + 1.0; });
 }
 void BM_concat_plus_hand(benchmark::State& state) {
-    const auto a = random_matrix(rows, cols, 1), b = random_matrix(rows, cols, 2);
+    const auto a = random_array<2>({rows, cols}, 1), b = random_array<2>({rows, cols}, 2);
     bsx::array<double, 2> r({2 * rows, cols});
     run(state, r, 2 * rows * cols, [&] {
         const double *pa = a.data(), *pb = b.data();
@@ -72,7 +58,7 @@ void BM_concat_plus_hand(benchmark::State& state) {
 
 /// The same as two bsx assignments into the halves of r: what the node's blocks cost.
 void BM_concat_plus_halves_bsx(benchmark::State& state) {
-    const auto a = random_matrix(rows, cols, 1), b = random_matrix(rows, cols, 2);
+    const auto a = random_array<2>({rows, cols}, 1), b = random_array<2>({rows, cols}, 2);
     bsx::array<double, 2> r({2 * rows, cols});
     run(state, r, 2 * rows * cols, [&] {
         bsx::slice(r, bsx::range(0, rows)) = a + 1.0;
@@ -81,12 +67,12 @@ void BM_concat_plus_halves_bsx(benchmark::State& state) {
 }
 
 void BM_concat_lazy_bsx(benchmark::State& state) {
-    const auto a = random_matrix(rows, cols, 1), b = random_matrix(rows, cols, 2);
+    const auto a = random_array<2>({rows, cols}, 1), b = random_array<2>({rows, cols}, 2);
     bsx::array<double, 2> r({2 * rows, cols});
     run(state, r, 2 * rows * cols, [&] { r = bsx::concatenate(a * 2.0, b + 1.0, 0); });
 }
 void BM_concat_lazy_hand(benchmark::State& state) {
-    const auto a = random_matrix(rows, cols, 1), b = random_matrix(rows, cols, 2);
+    const auto a = random_array<2>({rows, cols}, 1), b = random_array<2>({rows, cols}, 2);
     bsx::array<double, 2> r({2 * rows, cols});
     run(state, r, 2 * rows * cols, [&] {
         const double *pa = a.data(), *pb = b.data();
@@ -108,12 +94,12 @@ void BM_concat_lazy_hand(benchmark::State& state) {
 }
 
 void BM_concat_axis1_bsx(benchmark::State& state) {
-    const auto a = random_matrix(rows, cols, 1), b = random_matrix(rows, cols, 2);
+    const auto a = random_array<2>({rows, cols}, 1), b = random_array<2>({rows, cols}, 2);
     bsx::array<double, 2> r({rows, 2 * cols});
     run(state, r, 2 * rows * cols, [&] { r = bsx::concatenate(a, b, 1) + 1.0; });
 }
 void BM_concat_axis1_hand(benchmark::State& state) {
-    const auto a = random_matrix(rows, cols, 1), b = random_matrix(rows, cols, 2);
+    const auto a = random_array<2>({rows, cols}, 1), b = random_array<2>({rows, cols}, 2);
     bsx::array<double, 2> r({rows, 2 * cols});
     run(state, r, 2 * rows * cols, [&] {
         const double *pa = a.data(), *pb = b.data();
@@ -133,12 +119,12 @@ void BM_concat_axis1_hand(benchmark::State& state) {
 constexpr index_t padded_rows = img_rows + 2 * border, padded_cols = img_cols + 2 * border;
 
 void BM_pad_reflect_bsx(benchmark::State& state) {
-    const auto img = random_matrix(img_rows, img_cols, 3);
+    const auto img = random_array<2>({img_rows, img_cols}, 3);
     bsx::array<double, 2> r({padded_rows, padded_cols});
     run(state, r, padded_rows * padded_cols, [&] { r = bsx::pad(img, {{border, border}}, bsx::pad_reflect); });
 }
 void BM_pad_reflect_hand(benchmark::State& state) {
-    const auto img = random_matrix(img_rows, img_cols, 3);
+    const auto img = random_array<2>({img_rows, img_cols}, 3);
     bsx::array<double, 2> r({padded_rows, padded_cols});
     run(state, r, padded_rows * padded_cols, [&] {
         const double* in = img.data();
@@ -159,12 +145,12 @@ void BM_pad_reflect_hand(benchmark::State& state) {
 }
 
 void BM_flip_bsx(benchmark::State& state) {
-    const auto img = random_matrix(img_rows, img_cols, 3);
+    const auto img = random_array<2>({img_rows, img_cols}, 3);
     bsx::array<double, 2> r({img_rows, img_cols});
     run(state, r, img_rows * img_cols, [&] { r = bsx::flip(img); });
 }
 void BM_flip_hand(benchmark::State& state) {
-    const auto img = random_matrix(img_rows, img_cols, 3);
+    const auto img = random_array<2>({img_rows, img_cols}, 3);
     bsx::array<double, 2> r({img_rows, img_cols});
     run(state, r, img_rows * img_cols, [&] {
         const double* in = img.data();
@@ -180,12 +166,12 @@ void BM_flip_hand(benchmark::State& state) {
 }
 
 void BM_roll_bsx(benchmark::State& state) {
-    const auto img = random_matrix(img_rows, img_cols, 3);
+    const auto img = random_array<2>({img_rows, img_cols}, 3);
     bsx::array<double, 2> r({img_rows, img_cols});
     run(state, r, img_rows * img_cols, [&] { r = bsx::roll(img, 5, 1); });
 }
 void BM_roll_hand(benchmark::State& state) {
-    const auto img = random_matrix(img_rows, img_cols, 3);
+    const auto img = random_array<2>({img_rows, img_cols}, 3);
     bsx::array<double, 2> r({img_rows, img_cols});
     run(state, r, img_rows * img_cols, [&] {
         const double* in = img.data();

@@ -1,12 +1,17 @@
 // benchmark/bench_common.hpp: what every bsx benchmark binary shares: the OpenMP
 // thread count as a benchmark argument (1 and 2, or the list in BSX_BENCH_THREADS, as
-// benchmark/scaling.sh and contention.sh give it), recorded as a counter.
+// benchmark/scaling.sh and contention.sh give it), recorded as a counter; random operands
+// and the counters of element-wise passes.
 #pragma once
+
+#include <bsx/array.hpp>
 
 #include <benchmark/benchmark.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -49,4 +54,21 @@ inline void thread_args(benchmark::internal::Benchmark* b) {
 inline void serial_args(benchmark::internal::Benchmark* b) {
     b->ArgName("threads")->Arg(1);
     b->UseRealTime()->Unit(benchmark::kMillisecond);
+}
+
+/// An array of `shape` holding values drawn uniformly from [0.5, 1.5) by a generator
+/// seeded with `seed`.
+template <std::size_t N>
+bsx::array<double, N> random_array(const bsx::shape_t<N>& shape, unsigned seed) {
+    bsx::array<double, N> x(shape);
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(0.5, 1.5);
+    for (double& v : x) v = u(rng);
+    return x;
+}
+
+/// Counters of a pass that reads and writes `elements` doubles per iteration.
+inline void count_read_written(benchmark::State& state, std::int64_t elements) {
+    state.SetItemsProcessed(state.iterations() * elements);
+    state.SetBytesProcessed(state.iterations() * elements * 16);
 }

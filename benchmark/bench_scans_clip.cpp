@@ -17,25 +17,10 @@
 #include "bench_common.hpp"
 
 #include <cstdint>
-#include <random>
 
 namespace {
 
 constexpr bsx::index_t rows = 2000, cols = 2000, flat = 4000000;
-
-template <std::size_t N>
-bsx::array<double, N> random_array(const bsx::shape_t<N>& shape, unsigned seed) {
-    bsx::array<double, N> x(shape);
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<double> u(0.5, 1.5);
-    for (double& v : x) v = u(rng);
-    return x;
-}
-
-void count(benchmark::State& state, std::int64_t elements) {
-    state.SetItemsProcessed(state.iterations() * elements);
-    state.SetBytesProcessed(state.iterations() * elements * 16);  // read and written
-}
 
 template <int Axis>
 void BM_cumsum_bsx(benchmark::State& state) {
@@ -47,7 +32,7 @@ void BM_cumsum_bsx(benchmark::State& state) {
         benchmark::DoNotOptimize(r.data());
         benchmark::ClobberMemory();
     }
-    count(state, rows * cols);
+    count_read_written(state, rows * cols);
 }
 
 void BM_cumsum_axis0_hand(benchmark::State& state) {
@@ -63,7 +48,7 @@ void BM_cumsum_axis0_hand(benchmark::State& state) {
         benchmark::DoNotOptimize(r.data());
         benchmark::ClobberMemory();
     }
-    count(state, rows * cols);
+    count_read_written(state, rows * cols);
 }
 
 void BM_cumsum_axis1_hand(benchmark::State& state) {
@@ -80,7 +65,7 @@ void BM_cumsum_axis1_hand(benchmark::State& state) {
         benchmark::DoNotOptimize(r.data());
         benchmark::ClobberMemory();
     }
-    count(state, rows * cols);
+    count_read_written(state, rows * cols);
 }
 
 void BM_cumsum_flat_bsx(benchmark::State& state) {
@@ -92,7 +77,7 @@ void BM_cumsum_flat_bsx(benchmark::State& state) {
         benchmark::DoNotOptimize(r.data());
         benchmark::ClobberMemory();
     }
-    count(state, flat);
+    count_read_written(state, flat);
 }
 
 void BM_cumsum_flat_hand(benchmark::State& state) {
@@ -105,7 +90,7 @@ void BM_cumsum_flat_hand(benchmark::State& state) {
         benchmark::DoNotOptimize(r.data());
         benchmark::ClobberMemory();
     }
-    count(state, flat);
+    count_read_written(state, flat);
 }
 
 void BM_clip_bsx(benchmark::State& state) {
@@ -117,7 +102,7 @@ void BM_clip_bsx(benchmark::State& state) {
         benchmark::DoNotOptimize(r.data());
         benchmark::ClobberMemory();
     }
-    count(state, rows * cols);
+    count_read_written(state, rows * cols);
 }
 
 void BM_clip_hand(benchmark::State& state) {
@@ -136,7 +121,7 @@ void BM_clip_hand(benchmark::State& state) {
         benchmark::DoNotOptimize(r.data());
         benchmark::ClobberMemory();
     }
-    count(state, rows * cols);
+    count_read_written(state, rows * cols);
 }
 
 BENCHMARK(BM_cumsum_bsx<0>)->Name("BM_cumsum_axis0_bsx")->Apply(thread_args);

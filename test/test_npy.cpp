@@ -2,24 +2,27 @@
 // (test/data/npy/make_fixtures.py) for every dtype, ranks 0 to 4, C and Fortran
 // order, little- and big-endian data, header versions 1.0, 2.0 and 3.0; every
 // malformed case throws std::runtime_error naming the file and the fault; save_npy
-// writes the same bytes as np.save, and a failed save leaves nothing under the target
-// name. The expected values are the formulas of make_fixtures.py, restated here.
+// writes the same bytes as np.save, a failed save leaves nothing under the target name,
+// and saves on several threads never share a temporary file. The expected values are the
+// formulas of make_fixtures.py, restated here.
 #define BOOST_TEST_MODULE bsx_npy
 #include <boost/test/unit_test.hpp>
 
 #include <bsx/bsx.hpp>
 
+#include "file_support.hpp"
 #include "test_support.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
 #include <limits>
-#include <random>
+#include <set>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -66,11 +69,6 @@ bool same(T a, T b) {
         return a == b;
 }
 
-std::string file_bytes(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
-
 /// Checks a loaded array against the layout formula, element by element in C order.
 template <class T, std::size_t N>
 void check_layout(const bsx::array<T, N>& a, const std::string& shape) {
@@ -78,30 +76,6 @@ void check_layout(const bsx::array<T, N>& a, const std::string& shape) {
     index_t bad = 0;
     for (index_t i = 0; i < a.size(); ++i) bad += !same(a.data()[i], layout_value<T>(i));
     BOOST_TEST(bad == 0, bad << " of " << a.size() << " elements differ");
-}
-
-/// A fresh scratch directory, removed at the end of the test.
-struct scratch_dir {
-    fs::path path = fs::temp_directory_path() / ("bsx_test_npy_" + std::to_string(std::random_device{}()));
-    scratch_dir() { fs::create_directories(path); }
-    ~scratch_dir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-};
-
-/// Runs f, which must throw std::runtime_error whose message names `file` and contains `fault`.
-template <class F>
-void expect_failure(F&& f, const fs::path& file, const std::string& fault) {
-    try {
-        f();
-        BOOST_ERROR("no exception for " << file);
-    } catch (const std::runtime_error& e) {
-        const std::string what = e.what();
-        BOOST_TEST_MESSAGE(what);
-        BOOST_TEST(what.find(file.string()) != std::string::npos, "message does not name the file: " << what);
-        BOOST_TEST(what.find(fault) != std::string::npos, "message lacks '" << fault << "': " << what);
-    }
 }
 
 template <class T>
@@ -288,6 +262,37 @@ BOOST_AUTO_TEST_CASE(failed_save_leaves_nothing_behind) {
     fs::create_directory(occupied);
     expect_failure([&] { bsx::save_npy(occupied, v); }, occupied, "cannot rename");
     BOOST_TEST(fs::is_directory(occupied));
+    BOOST_TEST(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator{}) == 1);
+}
+
+BOOST_AUTO_TEST_CASE(writers_on_threads_never_share_a_temporary_file) {
+    // Every save writes a temporary file named by temporary_sibling: two writers given one
+    // name would write into one file. Threads saving to one target each leave a whole file.
+    scratch_dir dir;
+    const fs::path target = dir.path / "t.npy";
+    constexpr int threads = 4, names_each = 1000, saves_each = 20;
+    std::vector<std::vector<fs::path>> names(threads);
+    std::vector<std::thread> workers;
+    for (int t = 0; t < threads; ++t)
+        workers.emplace_back([&, t] {
+            for (int i = 0; i < names_each; ++i) names[t].push_back(bsx::detail::temporary_sibling(target));
+            for (int i = 0; i < saves_each; ++i) bsx::save_npy(target, bsx::full(bsx::shape_t<1>{1000 + t}, t));
+        });
+    for (auto& w : workers) w.join();
+    std::set<fs::path> distinct;
+    int misplaced = 0;
+    for (const auto& list : names)
+        for (const fs::path& name : list) {
+            distinct.insert(name);
+            misplaced += name.parent_path() != dir.path || !name.filename().string().starts_with("t.npy.tmp");
+        }
+    BOOST_TEST(distinct.size() == std::size_t(threads * names_each));
+    BOOST_TEST(misplaced == 0);
+    const auto last = bsx::load_npy<int, 1>(target);
+    const int t = last(0);
+    BOOST_TEST((t >= 0 && t < threads));
+    BOOST_TEST(last.size() == 1000 + t);
+    BOOST_TEST(std::count(last.begin(), last.end(), t) == last.size());
     BOOST_TEST(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator{}) == 1);
 }
 

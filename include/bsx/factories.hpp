@@ -1,9 +1,10 @@
 // bsx/factories.hpp: functions that make new arrays: zeros, ones, full, arange,
-// and eval (an expression evaluated into a fresh array).
+// and eval (an expression evaluated into a fresh array; contiguous_as, unless it is one).
 #pragma once
 
 #include <concepts>
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 
 #include "array.hpp"
@@ -38,5 +39,20 @@ template <expression E>
 auto eval(E&& e) {
     return array<value_type_t<E>, rank_v<E>>(std::forward<E>(e));
 }
+
+namespace detail {
+
+/// x as a contiguous array of T: an array of T is read where it lies, anything else is
+/// evaluated once into a new one.
+template <class T, expression X>
+decltype(auto) contiguous_as(X&& x) {
+    using A = array<T, rank_v<X>>;
+    if constexpr (std::is_same_v<std::remove_cvref_t<X>, A>)
+        return static_cast<const A&>(x);
+    else
+        return A(std::forward<X>(x));
+}
+
+}  // namespace detail
 
 }  // namespace bsx

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <span>
 #include <utility>
@@ -18,6 +19,7 @@
 #include "../eval/alias.hpp"
 #include "../eval/parallel.hpp"
 #include "../expr/ops.hpp"
+#include "../factories.hpp"
 #include "../reduce/reductions.hpp"
 #include "../shape/broadcast_error.hpp"
 #include "../shape/shape.hpp"
@@ -37,17 +39,6 @@ using product_t = ops::detail::arithmetic_t<std::remove_cv_t<value_type_t<X>>, s
 template <class X, class Y>
 concept product_operands = expression<X> && expression<Y> && gemm_element<std::remove_cv_t<value_type_t<X>>> &&
                            gemm_element<std::remove_cv_t<value_type_t<Y>>>;
-
-/// x as a contiguous array of T: an array of T is read where it lies, anything else is
-/// evaluated once.
-template <class T, expression X>
-decltype(auto) contiguous_as(X&& x) {
-    using A = array<T, rank_v<X>>;
-    if constexpr (std::is_same_v<std::remove_cvref_t<X>, A>)
-        return static_cast<const A&>(x);
-    else
-        return A(std::forward<X>(x));
-}
 
 /// Which kernel a product runs: the BLAS where there is one (the default), or always
 /// bsx's own (for benchmarks and tests of the own kernel).
@@ -109,6 +100,22 @@ using product_result_t = std::conditional_t<R == 0, T, array<T, R>>;
                                 " axis of the first (" + std::to_string(ka) + ") differs from the " +
                                 (b.size() == 1 ? "only" : "second-to-last") + " axis of the second (" +
                                 std::to_string(kb) + ")");
+}
+
+/// The result of summing the last axis of an operand of shape sa against axis KB of one of
+/// shape sb (dot: the second-to-last, inner: the last): its shape (sa's extents but the
+/// last, then sb's but axis KB; checked for size), the product of sa's extents but the
+/// last, and that of sb's extents before axis KB.
+template <class T, std::size_t KB, std::size_t RA, std::size_t RB>
+std::tuple<shape_t<RA + RB - 2>, index_t, index_t> contraction_of(const char* operation, const shape_t<RA>& sa,
+                                                                  const shape_t<RB>& sb) {
+    shape_t<RA + RB - 2> shape{};
+    index_t p = 1, q = 1;
+    for (std::size_t d = 0; d + 1 < RA; ++d) p *= shape[d] = sa[d];
+    for (std::size_t d = 0; d < KB; ++d) q *= shape[RA - 1 + d] = sb[d];
+    for (std::size_t d = KB + 1; d < RB; ++d) shape[RA - 2 + d] = sb[d];
+    checked_size(operation, shape, sizeof(T));
+    return {shape, p, q};
 }
 
 /// matmul on contiguous operands; the result's rank R drops the axes that 1-D operands
@@ -248,14 +255,8 @@ auto dot(X&& x, Y&& y) {
         const auto sb = b.shape();
         const index_t k = sa[RA - 1], kb = sb[RB - 2], n = sb[RB - 1];
         if (k != kb) detail::throw_core_mismatch("dot", sa, sb, k, kb);
-        constexpr std::size_t R = RA + RB - 2;
-        shape_t<R> shape{};
-        index_t p = 1, q = 1;
-        for (std::size_t d = 0; d + 1 < RA; ++d) p *= shape[d] = sa[d];
-        for (std::size_t d = 0; d + 2 < RB; ++d) q *= shape[RA - 1 + d] = sb[d];
-        shape[R - 1] = n;
-        detail::checked_size("dot", shape, sizeof(T));
-        array<T, R> result(shape);
+        const auto [shape, p, q] = detail::contraction_of<T, RB - 2>("dot", sa, sb);
+        array<T, RA + RB - 2> result(shape);
         const int threads = detail::product_threads(q, p, n, k);
         for (index_t j = 0; j < q; ++j)
             detail::gemm(p, n, k, a.data(), k, b.data() + j * k * n, n, result.data() + j * n, q * n, threads);
@@ -283,18 +284,13 @@ auto inner(X&& x, Y&& y) {
                                         " do not match: their last axes differ (" + std::to_string(k) + " and " +
                                         std::to_string(sb[RB - 1]) + ")");
         }
-        constexpr std::size_t R = RA + RB - 2;
-        shape_t<R> shape{};
-        index_t p = 1, q = 1;
-        for (std::size_t d = 0; d + 1 < RA; ++d) p *= shape[d] = sa[d];
-        for (std::size_t d = 0; d + 1 < RB; ++d) q *= shape[RA - 1 + d] = sb[d];
-        detail::checked_size("inner", shape, sizeof(T));
-        if constexpr (R == 0) {
+        if constexpr (RA + RB == 2) {
             return T(sum(a * b));
         } else {
+            const auto [shape, p, q] = detail::contraction_of<T, RB - 1>("inner", sa, sb);
             // y's rows as columns: (K, Q).
             const array<T, 2> bt(transpose(reshape<2>(b, shape_t<2>{q, k})));
-            array<T, R> result(shape);
+            array<T, RA + RB - 2> result(shape);
             detail::gemm(p, q, k, a.data(), k, bt.data(), q, result.data(), q, detail::product_threads(1, p, q, k));
             return result;
         }

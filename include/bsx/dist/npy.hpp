@@ -37,7 +37,7 @@ void save_npy(const std::filesystem::path& path, const array<T, N>& d, int root 
     const bool on_root = detail::rank_in(comm) == root;
     const std::string head = bsx::detail::npy_header_bytes<T>(d.shape());
     const std::uint64_t row_bytes = std::uint64_t(detail::row_elements(d.shape())) * sizeof(T);
-    const auto fail = [&](const std::string& what) { bsx::detail::npy_fail("save_npy", path, what); };
+    const auto fail = [&](const std::string& what) { bsx::detail::throw_file_error("save_npy", path, what); };
     std::string name;  // of the temporary file, chosen by the root
     detail::agree(comm, "save_npy",
                   "save_npy of distributed " + format_shape(d.shape()) + " through rank " + std::to_string(root), [&] {
@@ -88,7 +88,7 @@ void save_npy(const std::filesystem::path& path, const array<T, N>& d, int root 
 template <class T, std::size_t N>
 array<T, N> load_npy(const std::filesystem::path& path, int root = 0, MPI_Comm comm = MPI_COMM_WORLD) {
     static_assert(bsx::detail::npy_element<T>, BSX_REFUSAL_NPY_DTYPE(message));
-    const auto fail = [&](const std::string& what) { bsx::detail::npy_fail("load_npy", path, what); };
+    const auto fail = [&](const std::string& what) { bsx::detail::throw_file_error("load_npy", path, what); };
     std::ifstream in;
     bsx::detail::npy_layout<N> layout;
     detail::agree(comm, "load_npy", "load_npy through rank " + std::to_string(root),

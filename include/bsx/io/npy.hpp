@@ -13,7 +13,6 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -22,6 +21,7 @@
 #include <vector>
 
 #include "../array.hpp"
+#include "../detail/files.hpp"
 #include "../detail/refusals.hpp"
 #include "../expr/expression.hpp"
 #include "../factories.hpp"
@@ -54,12 +54,6 @@ constexpr char npy_kind() noexcept {
 template <npy_element T>
 std::string npy_descr() {
     return std::string(1, sizeof(T) == 1 ? '|' : '<') + npy_kind<T>() + std::to_string(sizeof(T));
-}
-
-/// A load or save failure: the file, then what was wrong.
-[[noreturn]] inline void npy_fail(std::string_view operation, const std::filesystem::path& path,
-                                  const std::string& what) {
-    throw std::runtime_error("bsx: " + std::string(operation) + ": " + path.string() + ": " + what);
 }
 
 template <std::size_t Bytes>
@@ -181,15 +175,6 @@ void read_exactly(std::istream& in, char* out, std::size_t n, std::string_view w
     if (static_cast<std::size_t>(in.gcount()) != n) fail("truncated file: it ends inside the " + std::string(what));
 }
 
-/// A file name next to `target` that no other writer uses.
-inline std::filesystem::path temporary_sibling(const std::filesystem::path& target) {
-    std::random_device rd;
-    const auto tag = (std::uint64_t(rd()) << 32) ^ rd();
-    std::string name = target.filename().string() + ".tmp";
-    for (int k = 0; k < 12; ++k) name += "0123456789abcdef"[(tag >> (4 * k)) & 15];
-    return target.parent_path() / name;
-}
-
 }  // namespace detail
 
 namespace detail {
@@ -214,8 +199,7 @@ std::string npy_header_bytes(const shape_t<N>& shape) {
     std::string head = "\x93NUMPY";
     head += char(1);
     head += char(0);
-    head += char(dict.size() & 0xff);
-    head += char(dict.size() >> 8);
+    append_le(head, dict.size(), 2);
     head += dict;
     return head;
 }
@@ -253,33 +237,12 @@ template <expression E>
 void save_npy(const std::filesystem::path& path, const E& x) {
     using T = value_type_t<E>;
     static_assert(detail::npy_element<T>, BSX_REFUSAL_NPY_DTYPE(message));
-    constexpr std::size_t N = rank_v<E>;
-    const auto evaluated = [&]() -> decltype(auto) {
-        if constexpr (std::is_same_v<std::remove_cvref_t<E>, array<T, N>>)
-            return (x);
-        else
-            return eval(x);
-    };
-    const auto& a = evaluated();
+    const auto& a = detail::contiguous_as<T>(x);
     const std::string head = detail::npy_header_bytes<T>(a.shape());
-
-    const auto tmp = detail::temporary_sibling(path);
-    const auto fail = [&](const std::string& what) {
-        std::error_code ignored;
-        std::filesystem::remove(tmp, ignored);
-        detail::npy_fail("save_npy", path, what);
-    };
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) fail(std::string("cannot create a temporary file next to it: ") + std::strerror(errno));
+    detail::write_replacing(path, "save_npy", [&](std::ofstream& out) {
         out.write(head.data(), static_cast<std::streamsize>(head.size()));
         detail::write_npy_elements(out, a.data(), static_cast<std::size_t>(a.size()));
-        out.close();
-        if (!out) fail("writing failed (disk full?)");
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) fail("cannot rename the temporary file into place: " + ec.message());
+    });
 }
 
 namespace detail {
@@ -329,8 +292,7 @@ npy_layout<N> read_npy_layout(std::istream& in, std::uint64_t file_size, Fail&& 
     const std::size_t len_bytes = major == 1 ? 2 : 4;
     std::array<unsigned char, 4> len_field{};
     read_exactly(in, reinterpret_cast<char*>(len_field.data()), len_bytes, "header length", fail);
-    std::uint64_t header_len = 0;
-    for (std::size_t b = 0; b < len_bytes; ++b) header_len |= std::uint64_t(len_field[b]) << (8 * b);
+    const std::uint64_t header_len = read_le(len_field.data(), len_bytes);
     // NumPy refuses headers over 10000 bytes; the cap keeps a hostile length from
     // allocating gigabytes where file_size bounds nothing (a deflated .npz member's size is
     // only what it claims).
@@ -454,7 +416,7 @@ array<T, N> read_npy(std::istream& in, std::uint64_t size, Fail&& fail) {
 template <class T, std::size_t N>
 array<T, N> load_npy(const std::filesystem::path& path) {
     static_assert(detail::npy_element<T>, BSX_REFUSAL_NPY_DTYPE(message));
-    const auto fail = [&](const std::string& what) { detail::npy_fail("load_npy", path, what); };
+    const auto fail = [&](const std::string& what) { detail::throw_file_error("load_npy", path, what); };
     std::ifstream in;
     const std::uint64_t size = detail::open_for_reading(in, path, fail);
     return detail::read_npy<T, N>(in, size, fail);

@@ -6,10 +6,8 @@
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
@@ -20,8 +18,6 @@
 #include <streambuf>
 #include <string>
 #include <string_view>
-#include <system_error>
-#include <type_traits>
 #include <vector>
 
 #include <zlib.h>
@@ -50,16 +46,6 @@ inline constexpr std::uint16_t zip_deflated = 8;
 // Deflate expands at most 1032 times (a run of 258 bytes in about 2 bits), so a deflated
 // member never holds more than this many bytes per compressed byte.
 inline constexpr std::uint64_t deflate_max_ratio = 1032;
-
-inline std::uint64_t zip_get(const unsigned char* p, std::size_t bytes) noexcept {
-    std::uint64_t v = 0;
-    for (std::size_t b = 0; b < bytes; ++b) v |= std::uint64_t(p[b]) << (8 * b);
-    return v;
-}
-
-inline void zip_put(std::string& out, std::uint64_t v, std::size_t bytes) {
-    for (std::size_t b = 0; b < bytes; ++b) out += char((v >> (8 * b)) & 0xff);
-}
 
 /// The general-purpose flags of a member written under `name`: bit 11 (the name is UTF-8)
 /// when it has a byte outside ASCII, else readers (Python's zipfile, so NumPy) decode it
@@ -102,30 +88,30 @@ std::vector<zip_entry> read_zip_directory(std::istream& in, std::uint64_t file_s
     const auto* t = reinterpret_cast<const unsigned char*>(tail.data());
     std::uint64_t end_at = file_size;  // position of the end record, once found
     for (std::size_t k = tail.size() - zip_end_size + 1; k-- > 0;) {
-        if (zip_get(t + k, 4) == zip_end_signature && k + zip_end_size + zip_get(t + k + 20, 2) == tail.size()) {
+        if (read_le(t + k, 4) == zip_end_signature && k + zip_end_size + read_le(t + k + 20, 2) == tail.size()) {
             end_at = file_size - tail_size + k;
             break;
         }
     }
     if (end_at == file_size) fail("not a zip file or truncated: no end of central directory record");
     const unsigned char* end = t + (end_at - (file_size - tail_size));
-    std::uint64_t count = zip_get(end + 10, 2), cd_size = zip_get(end + 12, 4), cd_offset = zip_get(end + 16, 4);
+    std::uint64_t count = read_le(end + 10, 2), cd_size = read_le(end + 12, 4), cd_offset = read_le(end + 16, 4);
     std::uint64_t cd_limit = end_at;  // the directory ends before this
 
     if (end_at >= zip64_locator_size) {
         const std::string locator = read_at(in, end_at - zip64_locator_size, zip64_locator_size, "zip64 locator", fail);
         const auto* l = reinterpret_cast<const unsigned char*>(locator.data());
-        if (zip_get(l, 4) == zip64_locator_signature) {
-            const std::uint64_t at = zip_get(l + 8, 8);
+        if (read_le(l, 4) == zip64_locator_signature) {
+            const std::uint64_t at = read_le(l + 8, 8);
             if (at > end_at - zip64_locator_size || end_at - zip64_locator_size - at < zip64_end_size)
                 fail("bad zip64 locator: it points to offset " + std::to_string(at) + " of " +
                      std::to_string(file_size) + " bytes");
             const std::string rec = read_at(in, at, zip64_end_size, "zip64 end record", fail);
             const auto* r = reinterpret_cast<const unsigned char*>(rec.data());
-            if (zip_get(r, 4) != zip64_end_signature) fail("bad zip64 end record: wrong signature");
-            count = zip_get(r + 32, 8);
-            cd_size = zip_get(r + 40, 8);
-            cd_offset = zip_get(r + 48, 8);
+            if (read_le(r, 4) != zip64_end_signature) fail("bad zip64 end record: wrong signature");
+            count = read_le(r + 32, 8);
+            cd_size = read_le(r + 40, 8);
+            cd_offset = read_le(r + 48, 8);
             cd_limit = at;
         }
     }
@@ -142,25 +128,25 @@ std::vector<zip_entry> read_zip_directory(std::istream& in, std::uint64_t file_s
     entries.reserve(std::size_t(count));
     std::size_t at = 0;
     for (std::uint64_t k = 0; k < count; ++k) {
-        if (cd.size() - at < zip_central_size || zip_get(c + at, 4) != zip_central_signature)
+        if (cd.size() - at < zip_central_size || read_le(c + at, 4) != zip_central_signature)
             fail("bad central directory: entry " + std::to_string(k) + " has no valid header");
         const unsigned char* h = c + at;
-        const std::size_t name_len = zip_get(h + 28, 2), extra_len = zip_get(h + 30, 2),
-                          comment_len = zip_get(h + 32, 2);
+        const std::size_t name_len = read_le(h + 28, 2), extra_len = read_le(h + 30, 2),
+                          comment_len = read_le(h + 32, 2);
         if (cd.size() - at - zip_central_size < name_len + extra_len + comment_len)
             fail("bad central directory: entry " + std::to_string(k) + " runs past its end");
         zip_entry e;
-        e.flags = std::uint16_t(zip_get(h + 8, 2));
-        e.method = std::uint16_t(zip_get(h + 10, 2));
-        e.crc = std::uint32_t(zip_get(h + 16, 4));
-        e.compressed = zip_get(h + 20, 4);
-        e.size = zip_get(h + 24, 4);
-        e.offset = zip_get(h + 42, 4);
+        e.flags = std::uint16_t(read_le(h + 8, 2));
+        e.method = std::uint16_t(read_le(h + 10, 2));
+        e.crc = std::uint32_t(read_le(h + 16, 4));
+        e.compressed = read_le(h + 20, 4);
+        e.size = read_le(h + 24, 4);
+        e.offset = read_le(h + 42, 4);
         e.name.assign(cd, at + zip_central_size, name_len);
         // zip64: the saturated fields, in the order size, compressed size, offset.
         const unsigned char* x = h + zip_central_size + name_len;
         for (std::size_t xa = 0; xa + 4 <= extra_len;) {
-            const std::size_t id = zip_get(x + xa, 2), len = zip_get(x + xa + 2, 2);
+            const std::size_t id = read_le(x + xa, 2), len = read_le(x + xa + 2, 2);
             if (xa + 4 + len > extra_len)
                 fail("bad central directory: the extra field of '" + e.name + "' is cut short");
             if (id == zip64_extra_id) {
@@ -169,7 +155,7 @@ std::vector<zip_entry> read_zip_directory(std::istream& in, std::uint64_t file_s
                     if (*field != zip_saturated32) continue;
                     if (f + 8 > xa + 4 + len)
                         fail("bad central directory: the zip64 field of '" + e.name + "' is too short");
-                    *field = zip_get(x + f, 8);
+                    *field = read_le(x + f, 8);
                     f += 8;
                 }
             }
@@ -296,11 +282,11 @@ std::uint64_t zip_member_data(std::istream& in, std::uint64_t file_size, const z
         fail("truncated zip file: the local header at offset " + std::to_string(e.offset) + " is past the end");
     const std::string head = read_at(in, e.offset, zip_local_size, "local header", fail);
     const auto* h = reinterpret_cast<const unsigned char*>(head.data());
-    if (zip_get(h, 4) != zip_local_signature) fail("bad local header: wrong signature");
-    if (zip_get(h + 8, 2) != e.method)
-        fail("bad local header: compression method " + std::to_string(zip_get(h + 8, 2)) +
+    if (read_le(h, 4) != zip_local_signature) fail("bad local header: wrong signature");
+    if (read_le(h + 8, 2) != e.method)
+        fail("bad local header: compression method " + std::to_string(read_le(h + 8, 2)) +
              " where the directory says " + std::to_string(e.method));
-    const std::uint64_t name_len = zip_get(h + 26, 2), extra_len = zip_get(h + 28, 2);
+    const std::uint64_t name_len = read_le(h + 26, 2), extra_len = read_le(h + 28, 2);
     const std::uint64_t data = e.offset + zip_local_size + name_len + extra_len;
     if (data > file_size) fail("truncated zip file: the local header runs past the end");
     if (read_at(in, e.offset + zip_local_size, std::size_t(name_len), "local header", fail) != e.name)
@@ -349,7 +335,7 @@ public:
         static_assert(detail::npy_element<T>, BSX_REFUSAL_NPY_DTYPE(message));
         const detail::zip_entry* e = find(name);
         const auto fail = [&](const std::string& what) {
-            detail::npy_fail("load_npz", path_, "member '" + std::string(name) + "': " + what);
+            detail::throw_file_error("load_npz", path_, "member '" + std::string(name) + "': " + what);
         };
         if (e == nullptr) fail("no such member (the file has " + std::to_string(entries_.size()) + ")");
         std::ifstream file;
@@ -386,7 +372,7 @@ private:
 /// zip64 records included. Throws std::runtime_error naming the file when it is missing,
 /// not a zip file, truncated, or its directory is damaged.
 inline npz_file load_npz(const std::filesystem::path& path) {
-    const auto fail = [&](const std::string& what) { detail::npy_fail("load_npz", path, what); };
+    const auto fail = [&](const std::string& what) { detail::throw_file_error("load_npz", path, what); };
     std::ifstream file;
     const std::uint64_t file_size = detail::open_for_reading(file, path, fail);
     return npz_file(path, detail::read_zip_directory(file, file_size, fail));
@@ -458,55 +444,55 @@ public:
             if (big) {
                 std::string fields;
                 for (const std::uint64_t v : {e.size, e.compressed, e.offset})
-                    if (v >= zip_saturated32) zip_put(fields, v, 8);
-                zip_put(extra, zip64_extra_id, 2);
-                zip_put(extra, fields.size(), 2);
+                    if (v >= zip_saturated32) append_le(fields, v, 8);
+                append_le(extra, zip64_extra_id, 2);
+                append_le(extra, fields.size(), 2);
                 extra += fields;
             }
-            zip_put(cd, zip_central_signature, 4);
-            zip_put(cd, (3 << 8) | (big ? 45 : 20), 2);  // made by: Unix
-            zip_put(cd, big ? 45 : 20, 2);
-            zip_put(cd, zip_name_flags(e.name), 2);
-            zip_put(cd, e.method, 2);
-            zip_put(cd, 0, 2);     // time 00:00
-            zip_put(cd, 0x21, 2);  // date 1980-01-01
-            zip_put(cd, e.crc, 4);
-            zip_put(cd, std::min<std::uint64_t>(e.compressed, zip_saturated32), 4);
-            zip_put(cd, std::min<std::uint64_t>(e.size, zip_saturated32), 4);
-            zip_put(cd, e.name.size(), 2);
-            zip_put(cd, extra.size(), 2);
-            zip_put(cd, 0, 2);
-            zip_put(cd, 0, 2);
-            zip_put(cd, 0, 2);
-            zip_put(cd, std::uint64_t(0100644) << 16, 4);  // a regular file, rw-r--r--
-            zip_put(cd, std::min<std::uint64_t>(e.offset, zip_saturated32), 4);
+            append_le(cd, zip_central_signature, 4);
+            append_le(cd, (3 << 8) | (big ? 45 : 20), 2);  // made by: Unix
+            append_le(cd, big ? 45 : 20, 2);
+            append_le(cd, zip_name_flags(e.name), 2);
+            append_le(cd, e.method, 2);
+            append_le(cd, 0, 2);     // time 00:00
+            append_le(cd, 0x21, 2);  // date 1980-01-01
+            append_le(cd, e.crc, 4);
+            append_le(cd, std::min<std::uint64_t>(e.compressed, zip_saturated32), 4);
+            append_le(cd, std::min<std::uint64_t>(e.size, zip_saturated32), 4);
+            append_le(cd, e.name.size(), 2);
+            append_le(cd, extra.size(), 2);
+            append_le(cd, 0, 2);
+            append_le(cd, 0, 2);
+            append_le(cd, 0, 2);
+            append_le(cd, std::uint64_t(0100644) << 16, 4);  // a regular file, rw-r--r--
+            append_le(cd, std::min<std::uint64_t>(e.offset, zip_saturated32), 4);
             cd += e.name;
             cd += extra;
         }
         const std::uint64_t count = entries_.size(), cd_size = cd.size(), cd_end = cd_offset + cd_size;
         if (count >= 0xffff || cd_size >= zip_saturated32 || cd_offset >= zip_saturated32) {
-            zip_put(cd, zip64_end_signature, 4);
-            zip_put(cd, zip64_end_size - 12, 8);
-            zip_put(cd, (3 << 8) | 45, 2);
-            zip_put(cd, 45, 2);
-            zip_put(cd, 0, 4);
-            zip_put(cd, 0, 4);
-            zip_put(cd, count, 8);
-            zip_put(cd, count, 8);
-            zip_put(cd, cd_size, 8);
-            zip_put(cd, cd_offset, 8);
-            zip_put(cd, zip64_locator_signature, 4);
-            zip_put(cd, 0, 4);
-            zip_put(cd, cd_end, 8);
-            zip_put(cd, 1, 4);
+            append_le(cd, zip64_end_signature, 4);
+            append_le(cd, zip64_end_size - 12, 8);
+            append_le(cd, (3 << 8) | 45, 2);
+            append_le(cd, 45, 2);
+            append_le(cd, 0, 4);
+            append_le(cd, 0, 4);
+            append_le(cd, count, 8);
+            append_le(cd, count, 8);
+            append_le(cd, cd_size, 8);
+            append_le(cd, cd_offset, 8);
+            append_le(cd, zip64_locator_signature, 4);
+            append_le(cd, 0, 4);
+            append_le(cd, cd_end, 8);
+            append_le(cd, 1, 4);
         }
-        zip_put(cd, zip_end_signature, 4);
-        zip_put(cd, 0, 4);
-        zip_put(cd, std::min<std::uint64_t>(count, 0xffff), 2);
-        zip_put(cd, std::min<std::uint64_t>(count, 0xffff), 2);
-        zip_put(cd, std::min<std::uint64_t>(cd_size, zip_saturated32), 4);
-        zip_put(cd, std::min<std::uint64_t>(cd_offset, zip_saturated32), 4);
-        zip_put(cd, 0, 2);
+        append_le(cd, zip_end_signature, 4);
+        append_le(cd, 0, 4);
+        append_le(cd, std::min<std::uint64_t>(count, 0xffff), 2);
+        append_le(cd, std::min<std::uint64_t>(count, 0xffff), 2);
+        append_le(cd, std::min<std::uint64_t>(cd_size, zip_saturated32), 4);
+        append_le(cd, std::min<std::uint64_t>(cd_offset, zip_saturated32), 4);
+        append_le(cd, 0, 2);
         file_.write(cd.data(), std::streamsize(cd.size()));
     }
 
@@ -525,23 +511,23 @@ private:
 
     std::string local_header(const zip_entry& e) const {
         std::string h;
-        zip_put(h, zip_local_signature, 4);
-        zip_put(h, local_zip64_ ? 45 : 20, 2);
-        zip_put(h, zip_name_flags(e.name), 2);
-        zip_put(h, e.method, 2);
-        zip_put(h, 0, 2);
-        zip_put(h, 0x21, 2);
-        zip_put(h, e.crc, 4);
-        zip_put(h, local_zip64_ ? zip_saturated32 : e.compressed, 4);
-        zip_put(h, local_zip64_ ? zip_saturated32 : e.size, 4);
-        zip_put(h, e.name.size(), 2);
-        zip_put(h, local_zip64_ ? 20 : 0, 2);
+        append_le(h, zip_local_signature, 4);
+        append_le(h, local_zip64_ ? 45 : 20, 2);
+        append_le(h, zip_name_flags(e.name), 2);
+        append_le(h, e.method, 2);
+        append_le(h, 0, 2);
+        append_le(h, 0x21, 2);
+        append_le(h, e.crc, 4);
+        append_le(h, local_zip64_ ? zip_saturated32 : e.compressed, 4);
+        append_le(h, local_zip64_ ? zip_saturated32 : e.size, 4);
+        append_le(h, e.name.size(), 2);
+        append_le(h, local_zip64_ ? 20 : 0, 2);
         h += e.name;
         if (local_zip64_) {
-            zip_put(h, zip64_extra_id, 2);
-            zip_put(h, 16, 2);
-            zip_put(h, e.size, 8);
-            zip_put(h, e.compressed, 8);
+            append_le(h, zip64_extra_id, 2);
+            append_le(h, 16, 2);
+            append_le(h, e.size, 8);
+            append_le(h, e.compressed, 8);
         }
         return h;
     }
@@ -596,16 +582,8 @@ public:
 private:
     template <class E>
     static void write_as(const void* p, detail::zip_writer& zip, std::ostream& data, std::string_view name) {
-        const E& x = *static_cast<const E*>(p);
         using T = value_type_t<E>;
-        constexpr std::size_t N = rank_v<E>;
-        const auto evaluated = [&]() -> decltype(auto) {
-            if constexpr (std::is_same_v<std::remove_cvref_t<E>, array<T, N>>)
-                return (x);
-            else
-                return eval(x);
-        };
-        const auto& a = evaluated();
+        const auto& a = detail::contiguous_as<T>(*static_cast<const E*>(p));
         const std::string head = detail::npy_header_bytes<T>(a.shape());
         zip.begin(std::string(name) + ".npy", head.size() + std::uint64_t(a.size()) * sizeof(T));
         data.write(head.data(), std::streamsize(head.size()));
@@ -631,31 +609,12 @@ inline void write_npz(const std::filesystem::path& path, std::initializer_list<n
                 throw std::invalid_argument("bsx: " + std::string(operation) + ": " + path.string() + ": the name '" +
                                             std::string(i->name()) + "' is given twice");
     }
-    const auto tmp = temporary_sibling(path);
-    const auto fail = [&](const std::string& what) {
-        std::error_code ignored;
-        std::filesystem::remove(tmp, ignored);
-        npy_fail(operation, path, what);
-    };
-    try {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) fail(std::string("cannot create a temporary file next to it: ") + std::strerror(errno));
-        {
-            zip_writer zip(out, deflate);
-            std::ostream data(&zip);
-            for (const npz_member& m : members) m.write(zip, data);
-            zip.close();
-        }
-        out.close();
-        if (!out) fail("writing failed (disk full?)");
-    } catch (...) {
-        std::error_code ignored;
-        std::filesystem::remove(tmp, ignored);
-        throw;
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) fail("cannot rename the temporary file into place: " + ec.message());
+    write_replacing(path, operation, [&](std::ofstream& out) {
+        zip_writer zip(out, deflate);
+        std::ostream data(&zip);
+        for (const npz_member& m : members) m.write(zip, data);
+        zip.close();
+    });
 }
 
 }  // namespace detail

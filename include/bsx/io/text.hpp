@@ -4,7 +4,6 @@
 #pragma once
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstddef>
@@ -16,7 +15,6 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <system_error>
 #include <type_traits>
 #include <vector>
 
@@ -107,7 +105,7 @@ struct txt_table {
 /// file: each value is parsed where it starts, and what follows it must end it.
 template <class T>
 txt_table<T> read_txt(const std::filesystem::path& path, char delimiter) {
-    const auto fail = [&](const std::string& what) { npy_fail("load_txt", path, what); };
+    const auto fail = [&](const std::string& what) { throw_file_error("load_txt", path, what); };
     std::ifstream in;
     const std::uint64_t size = open_for_reading(in, path, fail);
     if (size > std::uint64_t(std::numeric_limits<std::ptrdiff_t>::max() / 8)) fail("the file is too large to read");
@@ -215,9 +213,9 @@ array<T, N> load_txt_as(const std::filesystem::path& path, char delimiter) {
     } else {
         // np.loadtxt's rank 1: one value per line, or a single line.
         if (table.rows > 1 && table.columns > 1)
-            npy_fail("load_txt", path,
-                     std::to_string(table.rows) + " lines of " + std::to_string(table.columns) +
-                         " values make a rank 2 array where rank 1 was asked for");
+            throw_file_error("load_txt", path,
+                             std::to_string(table.rows) + " lines of " + std::to_string(table.columns) +
+                                 " values make a rank 2 array where rank 1 was asked for");
         shape = {index_t(table.values.size())};
     }
     array<T, N> a(shape);
@@ -231,25 +229,11 @@ void save_txt_as(const std::filesystem::path& path, const E& x, char delimiter) 
     constexpr std::size_t N = rank_v<E>;
     static_assert(N == 1 || N == 2, "bsx::save_txt writes rank 1 or rank 2 arrays");
     static_assert(txt_element<T>, "bsx::save_txt writes integers, float or double (not bool)");
-    const auto evaluated = [&]() -> decltype(auto) {
-        if constexpr (std::is_same_v<std::remove_cvref_t<E>, array<T, N>>)
-            return (x);
-        else
-            return eval(x);
-    };
-    const auto& a = evaluated();
+    const auto& a = detail::contiguous_as<T>(x);
     const index_t rows = a.shape()[0];
     const index_t columns = N == 2 ? a.shape()[N - 1] : 1;
 
-    const auto tmp = temporary_sibling(path);
-    const auto fail = [&](const std::string& what) {
-        std::error_code ignored;
-        std::filesystem::remove(tmp, ignored);
-        npy_fail("save_txt", path, what);
-    };
-    try {  // any exception, bad_alloc included, removes the temporary file
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) fail(std::string("cannot create a temporary file next to it: ") + std::strerror(errno));
+    write_replacing(path, "save_txt", [&](std::ofstream& out) {
         std::string line;
         const T* p = a.data();
         for (index_t r = 0; r < rows && out; ++r) {
@@ -261,16 +245,7 @@ void save_txt_as(const std::filesystem::path& path, const E& x, char delimiter) 
             line += '\n';
             out.write(line.data(), std::streamsize(line.size()));
         }
-        out.close();
-        if (!out) fail("writing failed (disk full?)");
-    } catch (...) {
-        std::error_code ignored;
-        std::filesystem::remove(tmp, ignored);
-        throw;
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) fail("cannot rename the temporary file into place: " + ec.message());
+    });
 }
 
 }  // namespace detail

@@ -182,10 +182,24 @@ private:
     }
 };
 
+/// The overload of a function taking a reduction's arguments for any other call: one
+/// diagnostic, not the list of every overload (the result is an int so that the assertion
+/// is the only error).
+struct refuses_other_reduction_calls {
+    template <class X, class... Rest>
+        requires(!(expression<X> && reduction_arguments<std::remove_cvref_t<Rest>...>))
+    int operator()(X&&, Rest&&...) const {
+        static_assert(reduction_arguments<X, Rest...> && !reduction_arguments<X, Rest...>,
+                      BSX_REFUSAL_REDUCTION_ARGUMENTS(message));
+        return 0;
+    }
+};
+
 /// A reduction: besides what axis_reduction takes, a plain integer axis, `sum(x, 0)`.
 template <class Op>
-struct reduction_function : axis_reduction<Op> {
+struct reduction_function : axis_reduction<Op>, refuses_other_reduction_calls {
     using axis_reduction<Op>::operator();
+    using refuses_other_reduction_calls::operator();
     template <expression X, axis_integer I>
     auto operator()(X&& x, I k) const {
         return (*this)(std::forward<X>(x), axis(index_t(k)));
@@ -193,15 +207,6 @@ struct reduction_function : axis_reduction<Op> {
     template <expression X, axis_integer I>
     auto operator()(X&& x, I k, keepdims_t) const {
         return (*this)(std::forward<X>(x), axis(index_t(k)), keepdims);
-    }
-    /// Any other call: one diagnostic, not the list of every overload (the result is an
-    /// int so that the assertion is the only error).
-    template <class X, class... Rest>
-        requires(!(expression<X> && reduction_arguments<std::remove_cvref_t<Rest>...>))
-    int operator()(X&&, Rest&&...) const {
-        static_assert(reduction_arguments<X, Rest...> && !reduction_arguments<X, Rest...>,
-                      BSX_REFUSAL_REDUCTION_ARGUMENTS(message));
-        return 0;
     }
 };
 

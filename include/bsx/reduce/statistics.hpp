@@ -127,7 +127,8 @@ private:
 
 /// nansum (Mean false) and nanmean: NaNs count as 0 in the sum, and not at all in the count.
 template <bool Mean>
-struct nan_sum_function {
+struct nan_sum_function : refuses_other_reduction_calls {
+    using refuses_other_reduction_calls::operator();
     template <expression X, class... Rest>
         requires reduction_arguments<std::remove_cvref_t<Rest>...>
     auto operator()(X&& x, Rest... rest) const {
@@ -148,14 +149,6 @@ struct nan_sum_function {
         } else {
             return sum(where(isnan(another_use<X>(x)), T(0), std::forward<X>(x)), rest...);
         }
-    }
-    /// Any other call: one diagnostic, as sum's.
-    template <class X, class... Rest>
-        requires(!(expression<X> && reduction_arguments<std::remove_cvref_t<Rest>...>))
-    int operator()(X&&, Rest&&...) const {
-        static_assert(reduction_arguments<X, Rest...> && !reduction_arguments<X, Rest...>,
-                      BSX_REFUSAL_REDUCTION_ARGUMENTS(message));
-        return 0;
     }
 };
 
