@@ -143,13 +143,14 @@ shape_t<N> output_strides(const shape_t<N>& shape, std::size_t axis) noexcept {
 /// reduction along `axis` by Op. `out`: the assignment's own destination when the outputs
 /// go straight there (then operands that overlap it are read from copies), else null.
 template <class Op, class E, class A>
-auto bind_reduction(const E& e, std::size_t axis, const A* out) {
+auto bind_reduction(const E& e, std::size_t axis, A* out) {
     constexpr std::size_t N = rank_v<E>;
     const auto shape = e.shape();
     const shape_t<N> out_strides = output_strides(shape, axis);
-    // As a destination, the output makes binding copy the operands that overlap it.
-    const destination<const A, N> written =
-        out ? destination<const A, N>{out, shape, out_strides, false} : destination<const A, N>{nullptr, {}, {}, false};
+    // As a destination, the output makes binding copy the operands that overlap it. (Of
+    // A, not const A: binding then shares its code with assignments to A.)
+    const destination<A, N> written =
+        out ? destination<A, N>{out, shape, out_strides, false} : destination<A, N>{nullptr, {}, {}, false};
     std::array<std::size_t, N> identity{};
     for (std::size_t d = 0; d < N; ++d) identity[d] = d;
     auto ev = make_evaluator(e, index_map<N, N>::aligned(identity), written);
@@ -171,7 +172,7 @@ auto bind_reduction(const E& e, std::size_t axis, const A* out) {
 /// which traversal a reduction takes.
 template <class Op, class E>
 reduction_plan<rank_v<E>> plan_reduction_of(const E& e, std::size_t axis) {
-    return bind_reduction<Op>(e, axis, static_cast<const reduced_t<Op, E>*>(nullptr)).plan;
+    return bind_reduction<Op>(e, axis, static_cast<reduced_t<Op, E>*>(nullptr)).plan;
 }
 
 /// Reduces expression `e` (rank N) along `axis` (N: over all elements) into `out`, one
