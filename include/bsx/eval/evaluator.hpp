@@ -297,6 +297,10 @@ struct binder {
 /// writes a copy first).
 struct binder_defaults {
     static constexpr bool static_loads = false;
+    /// True when write_into writes every destination of type T and rank D (that the
+    /// expression broadcasts to): then assigning it compiles no loop.
+    template <class T, std::size_t D>
+    static constexpr bool writes_every_destination = false;
     template <class E, class T, std::size_t D>
     static bool can_write_into(const E&, const T*, const shape_t<D>&, const shape_t<D>&) noexcept {
         return false;
