@@ -41,10 +41,20 @@ struct inner_kernels_of {
 
     static void fold(const evaluator_copy<D>& copy, index_t c, index_t stop, index_t chunk, A* out) {
         Ev& ev = *static_cast<Ev*>(copy.ev);
-        // Rows read in place take one reader for the whole stretch, no prepare per chunk.
-        bool in_place = false;
-        if constexpr (!Ev::has_math) in_place = copy.leaves.read_in_place();
-        const index_t step = in_place ? stop - c : chunk * per_prepare;
+        if constexpr (!Ev::has_math) {
+            if (copy.leaves.read_in_place()) {  // one reader for the stretch, no prepare per chunk
+                copy.leaves.prepare(c, stop - c);
+                const auto reader = ev.template chunk_reader<0>();
+                if constexpr (tree_free<Op, A>) {
+                    fold_into_lanes<Op>(reader, stop - c, out);
+                } else {
+                    for (index_t s = 0; s < stop - c; s += chunk)
+                        *out++ = reduce_chunk<Op, A>(shifted_reader{reader, s}, std::min(chunk, stop - c - s));
+                }
+                return;
+            }
+        }
+        const index_t step = chunk * per_prepare;
         for (; c < stop; c += step) {
             const index_t len = std::min(step, stop - c);
             copy.leaves.prepare(c, len);
@@ -52,6 +62,9 @@ struct inner_kernels_of {
             const auto reader = ev.template chunk_reader<0>();
             if constexpr (tree_free<Op, A>) {
                 fold_into_lanes<Op>(reader, len, out);
+            } else if constexpr (per_prepare == 1) {
+                // As a shifted_reader, as in the branch above: one reduce_chunk for both.
+                *out++ = reduce_chunk<Op, A>(shifted_reader{reader, 0}, len);
             } else {
                 for (index_t s = 0; s < len; s += chunk)
                     *out++ = reduce_chunk<Op, A>(shifted_reader{reader, s}, std::min(chunk, len - s));
