@@ -697,6 +697,64 @@ BOOST_AUTO_TEST_CASE(reductions_of_the_destination) {
     expect_values(a, "(4,1)", rs);
 }
 
+BOOST_AUTO_TEST_CASE(reductions_into_strided_and_broadcast_destinations) {
+    // A destination that is not contiguous, or that the result broadcasts to, gets the
+    // result through a buffer; the elements outside it stay as they were.
+    const auto vx = pattern(4 * 5, 52, 6);
+    const auto a = make_array<2>({4, 5}, vx);
+    std::vector<double> row_sums(4, 0.0), col_max(5, -1e300);
+    for (index_t i = 0; i < 4; ++i)
+        for (index_t j = 0; j < 5; ++j) {
+            const double x = vx[std::size_t(i * 5 + j)];
+            row_sums[std::size_t(i)] += x;
+            col_max[std::size_t(j)] = std::max(col_max[std::size_t(j)], x);
+        }
+    {  // a column, (4,1) with stride 3
+        bsx::array<double, 2> m = bsx::full<double>(shape<2>{4, 3}, 7.0);
+        m.col(1) = bsx::sum(a, bsx::axis(1), bsx::keepdims);
+        std::vector<double> want;
+        for (index_t i = 0; i < 4; ++i)
+            for (index_t j = 0; j < 3; ++j) want.push_back(j == 1 ? row_sums[std::size_t(i)] : 7.0);
+        expect_values(m, "(4,3)", want);
+    }
+    {  // a reversed row, written with the maxima of an operand it overlaps
+        bsx::array<double, 2> m = a;
+        bsx::slice(m, 0, bsx::range(-1, -6, -1)) = bsx::max(m, bsx::axis(0));
+        std::vector<double> want = vx;
+        for (index_t j = 0; j < 5; ++j) want[std::size_t(4 - j)] = col_max[std::size_t(j)];
+        expect_values(m, "(4,5)", want);
+    }
+    {  // keepdims (4,1) broadcast along the columns of a strided (4,2) view
+        bsx::array<double, 2> m = bsx::full<double>(shape<2>{4, 4}, 7.0);
+        bsx::slice(m, bsx::all, bsx::range(0, 4, 2)) = bsx::sum(a, bsx::axis(1), bsx::keepdims);
+        std::vector<double> want;
+        for (index_t i = 0; i < 4; ++i)
+            for (index_t j = 0; j < 4; ++j) want.push_back(j % 2 == 0 ? row_sums[std::size_t(i)] : 7.0);
+        expect_values(m, "(4,4)", want);
+    }
+    {   // a contiguous row, written straight with the sums of a transposed view of its
+        // array: that operand is read from a copy, gathered along its columns
+        const auto vs = pattern(5 * 5, 53, 6);
+        auto m = make_array<2>({5, 5}, vs);
+        std::vector<double> want = vs;
+        for (index_t j = 0; j < 5; ++j) {
+            double total = 0;
+            for (index_t i = 0; i < 5; ++i) total += vs[std::size_t(i * 5 + j)];
+            want[std::size_t(j)] = total;
+        }
+        bsx::slice(m, 0, bsx::all) = bsx::sum(bsx::transpose(m), bsx::axis(1));
+        expect_values(m, "(5,5)", want);
+    }
+    {  // an operand resized after the reduction was built: the error, the view unchanged
+        auto b = bsx::zeros<double>(4, 5);
+        const auto s = bsx::sum(b, bsx::axis(1), bsx::keepdims);
+        b = bsx::zeros<double>(6, 5);
+        bsx::array<double, 2> m = bsx::full<double>(shape<2>{4, 3}, 7.0);
+        BOOST_CHECK_THROW(m.col(0) = s, std::logic_error);
+        expect_values(m, "(4,3)", std::vector<double>(12, 7.0));
+    }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 // ======================================================================= types, empties, NaN, int, bool

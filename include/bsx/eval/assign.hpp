@@ -65,6 +65,8 @@ template <class T, std::size_t D, class E>
 void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& strides, const E& expr) {
     if constexpr (D == 0) {
         assign_broadcast<T, 1>(data, {1}, {1}, expr);
+    } else if constexpr (binder<E>::template writes_every_destination<T, D>) {
+        if (shape_size(shape) != 0) binder<E>::write_into(expr, data, shape, strides);
     } else {
         switch (unbound_path(data, shape, strides, expr)) {
             case loop_kind::empty:

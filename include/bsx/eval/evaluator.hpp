@@ -8,7 +8,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -30,18 +29,15 @@
 #include "../expr/scalar.hpp"
 #include "../expr/static_extents.hpp"
 #include "../expr/with_rules.hpp"
-#include "../view/strided_view.hpp"
 #include "alias.hpp"
 #include "evaluator_protocol.hpp"
 #include "leaf_cursor.hpp"
 #include "loop.hpp"
 #include "math_evaluator.hpp"
 #include "parallel.hpp"
+#include "strided_copy.hpp"
 
 namespace bsx::detail {
-
-template <class T, std::size_t D, class E>
-void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& strides, const E& expr);
 
 // ---- leaves ------------------------------------------------------------------------
 
@@ -303,6 +299,10 @@ struct binder {
 /// writes a copy first).
 struct binder_defaults {
     static constexpr bool static_loads = false;
+    /// True when write_into writes every destination of type T and rank D (that the
+    /// expression broadcasts to): then assigning it compiles no loop.
+    template <class T, std::size_t D>
+    static constexpr bool writes_every_destination = false;
     template <class E, class T, std::size_t D>
     static bool can_write_into(const E&, const T*, const shape_t<D>&, const shape_t<D>&) noexcept {
         return false;
@@ -344,24 +344,23 @@ line_aligned_buffer<V> make_line_aligned_buffer(std::size_t count) {
 
 /// Binds a memory leaf that overlaps the destination: it reads the destination's memory
 /// where that is safe, else a copy of its own elements (value semantics; not of its
-/// broadcast, so only the overlapping operand is duplicated). Out of line and shared by
-/// every leaf of these types: the common case, no overlap, stays small enough to inline.
-template <class V, std::size_t N, class T, std::size_t D>
+/// broadcast, so only the overlapping operand is duplicated). `dest` is null where the
+/// destination holds another type, whose elements the leaf never reads as its own. Out of
+/// line and shared by every leaf of these types: the common case, no overlap, stays small
+/// enough to inline.
+template <class V, std::size_t N, std::size_t D>
 [[gnu::noinline]] void bind_overlapping(leaf_evaluator<V, D>& ev, const V* data, const shape_t<N>& shape,
                                         const shape_t<N>& strides, const index_map<N, D>& map,
-                                        const destination<T, D>& dest) {
+                                        const destination<V, D>* dest) {
     const shape_t<D>& stride = ev.cursor.steps.stride;
-    if (reads_written_element(ev.first(), stride, dest) || reads_own_row(ev.first(), stride, dest)) {
+    if (dest && (reads_written_element(ev.first(), stride, *dest) || reads_own_row(ev.first(), stride, *dest))) {
         ev.cursor.reads_destination = true;
         return;
     }
-    const auto count = std::size_t(shape_size(shape));
-    auto [copy, first] = make_line_aligned_buffer<V>(count);
+    auto [copy, first] = make_line_aligned_buffer<V>(std::size_t(shape_size(shape)));
     const auto packed = contiguous_strides(shape);
-    if (is_contiguous(shape, strides))  // `dist.row(k)`: one block, which needs no loop nest of its own
-        std::memcpy(first, data, count * sizeof(V));
-    else
-        assign_broadcast(first, shape, packed, strided_view<const V, N>(data, shape, strides));
+    copy_strided(reinterpret_cast<const std::byte*>(data), strides, reinterpret_cast<std::byte*>(first), packed, shape,
+                 sizeof(V));
     ev.read(first + offset_through(packed, map), strides_through(packed, map));
     ev.copy = buffer_owner(std::move(copy));
 }
@@ -376,8 +375,12 @@ struct binder<E> : binder_defaults {
         const auto shape = e.shape();
         const auto strides = e.strides();
         ev.read(offset_pointer(e.data(), offset_through(strides, map)), strides_through(strides, map));
-        if (memory_range(e.data(), shape, strides).overlaps(memory_range(dest.data, dest.shape, dest.strides)))
-            bind_overlapping<V>(ev, e.data(), shape, strides, map, dest);
+        if (memory_range(e.data(), shape, strides).overlaps(memory_range(dest.data, dest.shape, dest.strides))) {
+            if constexpr (std::is_same_v<T, V>)
+                bind_overlapping<V>(ev, e.data(), shape, strides, map, &dest);
+            else
+                bind_overlapping<V>(ev, e.data(), shape, strides, map, static_cast<const destination<V, D>*>(nullptr));
+        }
         return ev;
     }
 

@@ -206,7 +206,8 @@ using block_task = function_ref<void(index_t begin, index_t end, const first_exc
 /// when concurrent regions already use the cores; task(0, 1, nullptr) alone when threads
 /// is 1). An exception from any thread reaches the caller as itself, after the region;
 /// the other threads see errors->stopped() and give up.
-inline void parallel_region(int threads, function_ref<void(int t, int n, const first_exception* errors)> task) {
+[[gnu::noinline]] inline void parallel_region(int threads,
+                                              function_ref<void(int t, int n, const first_exception* errors)> task) {
 #ifdef _OPENMP
     if (threads > 1) threads = 1 + reserve_extra_threads(threads - 1);
     if (threads > 1) {

@@ -140,16 +140,19 @@ shape_t<N> output_strides(const shape_t<N>& shape, std::size_t axis) noexcept {
 }
 
 /// `e` (rank N >= 1, not empty) bound in its own index space, and the plan of its
-/// reduction along `axis` by Op. `out`: the assignment's own destination when the outputs
-/// go straight there (then operands that overlap it are read from copies), else null.
-template <class Op, class E, class A>
-auto bind_reduction(const E& e, std::size_t axis, const A* out) {
+/// reduction along `axis` by a reduction with accumulators A that needs no chunk tree or
+/// does (`tree_free`; a value, not the reduction, so that reductions share this). `out`:
+/// the assignment's own destination when the outputs go straight there (then operands
+/// that overlap it are read from copies), else null.
+template <class E, class A>
+auto bind_reduction(const E& e, std::size_t axis, A* out, bool tree_free) {
     constexpr std::size_t N = rank_v<E>;
     const auto shape = e.shape();
     const shape_t<N> out_strides = output_strides(shape, axis);
-    // As a destination, the output makes binding copy the operands that overlap it.
-    const destination<const A, N> written =
-        out ? destination<const A, N>{out, shape, out_strides, false} : destination<const A, N>{nullptr, {}, {}, false};
+    // As a destination, the output makes binding copy the operands that overlap it. (Of
+    // A, not const A: binding then shares its code with assignments to A.)
+    const destination<A, N> written =
+        out ? destination<A, N>{out, shape, out_strides, false} : destination<A, N>{nullptr, {}, {}, false};
     std::array<std::size_t, N> identity{};
     for (std::size_t d = 0; d < N; ++d) identity[d] = d;
     auto ev = make_evaluator(e, index_map<N, N>::aligned(identity), written);
@@ -159,7 +162,7 @@ auto bind_reduction(const E& e, std::size_t axis, const A* out) {
     operand_steps<N> flat{};
     std::array<operand_steps<N>*, 1 + Ev::leaf_count> ops{&flat};
     for (std::size_t i = 0; i < Ev::leaf_count; ++i) ops[i + 1] = &leaves[i]->steps;
-    const auto plan = plan_reduction<N>(shape, axis, out_strides, ops, bounded_chunks<Ev>, tree_free<tree_op_t<Op>, A>);
+    const auto plan = plan_reduction<N>(shape, axis, out_strides, ops, bounded_chunks<Ev>, tree_free);
     struct bound {
         Ev ev;
         reduction_plan<N> plan;
@@ -171,7 +174,8 @@ auto bind_reduction(const E& e, std::size_t axis, const A* out) {
 /// which traversal a reduction takes.
 template <class Op, class E>
 reduction_plan<rank_v<E>> plan_reduction_of(const E& e, std::size_t axis) {
-    return bind_reduction<Op>(e, axis, static_cast<const reduced_t<Op, E>*>(nullptr)).plan;
+    using A = reduced_t<Op, E>;
+    return bind_reduction(e, axis, static_cast<A*>(nullptr), tree_free<tree_op_t<Op>, A>).plan;
 }
 
 /// Reduces expression `e` (rank N) along `axis` (N: over all elements) into `out`, one
@@ -201,7 +205,7 @@ void reduce_by_tree(const E& e, std::size_t axis, reduced_t<Op, E>* out, bool di
     if constexpr (N == 0) {
         out[0] = Op::finish(static_cast<A>(e.element({})), 1);
     } else {
-        const auto bound = bind_reduction<Op>(e, axis, direct ? out : nullptr);
+        const auto bound = bind_reduction(e, axis, direct ? out : nullptr, tree_free<Tree, A>);
         using Ev = std::remove_const_t<decltype(bound.ev)>;
         const auto copies = evaluator_copies<N>::for_reduction(bound.ev);
         if (bound.plan.outer)

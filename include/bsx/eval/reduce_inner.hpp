@@ -63,7 +63,8 @@ struct inner_kernels_of {
             if constexpr (tree_free<Op, A>) {
                 fold_into_lanes<Op>(reader, len, out);
             } else if constexpr (per_prepare == 1) {
-                *out++ = reduce_chunk<Op, A>(reader, len);
+                // As a shifted_reader, as in the branch above: one reduce_chunk for both.
+                *out++ = reduce_chunk<Op, A>(shifted_reader{reader, 0}, len);
             } else {
                 for (index_t s = 0; s < len; s += chunk)
                     *out++ = reduce_chunk<Op, A>(shifted_reader{reader, s}, std::min(chunk, len - s));

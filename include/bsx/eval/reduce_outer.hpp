@@ -159,7 +159,8 @@ template <class Op, class A, std::size_t D>
         }
     };
     const auto accumulate_rows_at = [&](index_t k, index_t count, A* acc) {
-        if (lay.inner.nd == 1) {  // the usual case: the tile is one piece of one row
+        // The usual case, and the only one below rank 3: the tile is one piece of one row.
+        if (D < 3 || lay.inner.nd == 1) {
             piece(k, count, q0, q0 + w, acc);
             return;
         }

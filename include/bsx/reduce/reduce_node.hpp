@@ -19,6 +19,7 @@
 #include "../eval/evaluator.hpp"
 #include "../eval/reduce.hpp"
 #include "../eval/reduce_axes.hpp"
+#include "../eval/strided_copy.hpp"
 #include "../expr/expression.hpp"
 #include "../expr/static_extents.hpp"
 #include "../expr/unary_node.hpp"
@@ -156,19 +157,34 @@ struct binder<reduce_node<Op, Held, KeepDims, K>> : binder_defaults {
         return ev;
     }
 
-    /// `r = sum(x, axis(k))` into a contiguous r of the reduction's own shape and type:
-    /// the reduction writes its outputs straight into r (no buffer of r's size, no copy
-    /// pass).
+    /// `r = sum(x, axis(k))` into any r of the reduction's rank and type: the outputs go
+    /// straight into r where it is contiguous and of the reduction's own shape (no buffer
+    /// of r's size, no copy pass), else into a buffer copied into r by copy_strided. So no
+    /// such assignment compiles a loop nest of its own.
+    template <class T, std::size_t D>
+    static constexpr bool writes_every_destination =
+        rank_v<reduce_node<Op, Held, KeepDims, K>> == D &&
+        std::is_same_v<value_type_t<reduce_node<Op, Held, KeepDims, K>>, T>;
     template <class E, class T, std::size_t D>
-    static bool can_write_into(const E& e, const T*, const shape_t<D>& shape, const shape_t<D>& strides) {
-        if constexpr (rank_v<E> != D || !std::is_same_v<value_type_t<E>, T>)
-            return false;
-        else
-            return e.shape() == shape && is_contiguous(shape, strides);
+    static bool can_write_into(const E&, const T*, const shape_t<D>&, const shape_t<D>&) {
+        return writes_every_destination<T, D>;
     }
+    /// Precondition: the reduction's shape broadcasts to `shape`, which is not empty.
     template <class E, class T, std::size_t D>
-    static void write_into(const E& e, T* data, const shape_t<D>&, const shape_t<D>&) {
-        if constexpr (rank_v<E> == D && std::is_same_v<value_type_t<E>, T>) reduce_node_into(e, data, true);
+    static void write_into(const E& e, T* data, const shape_t<D>& shape, const shape_t<D>& strides) {
+        if constexpr (writes_every_destination<T, D>) {
+            if (e.shape() == shape && is_contiguous(shape, strides)) {
+                reduce_node_into(e, data, true);
+                return;
+            }
+            auto [result, first] = make_line_aligned_buffer<T>(std::size_t(e.size()));
+            reduce_node_into(e, first, false);
+            shape_t<D> from = contiguous_strides(e.shape());
+            for (std::size_t d = 0; d < D; ++d)
+                if (e.shape()[d] != shape[d]) from[d] = 0;  // an extent 1 broadcast
+            copy_strided(reinterpret_cast<const std::byte*>(first), from, reinterpret_cast<std::byte*>(data), strides,
+                         shape, sizeof(T));
+        }
     }
 };
 

@@ -4,7 +4,6 @@
 // the axis keeps them with extent 1. Negative axes count from the end, as in NumPy.
 #pragma once
 
-#include <algorithm>
 #include <array>
 #include <concepts>
 #include <cstddef>
@@ -97,7 +96,9 @@ std::array<std::size_t, K> normalized_axes(std::string_view reduction, const std
                                             " is given twice (as " + std::to_string(axes[j]) +
                                             ") for an operand of rank " + std::to_string(n));
     }
-    std::sort(out.begin(), out.end());
+    // At most N axes: an insertion sort, not std::sort's introsort compiled per K.
+    for (std::size_t i = 1; i < K; ++i)
+        for (std::size_t j = i; j > 0 && out[j - 1] > out[j]; --j) std::swap(out[j - 1], out[j]);
     return out;
 }
 
