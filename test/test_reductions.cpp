@@ -732,7 +732,7 @@ BOOST_AUTO_TEST_CASE(reductions_into_strided_and_broadcast_destinations) {
             for (index_t j = 0; j < 4; ++j) want.push_back(j % 2 == 0 ? row_sums[std::size_t(i)] : 7.0);
         expect_values(m, "(4,4)", want);
     }
-    {   // a contiguous row, written straight with the sums of a transposed view of its
+    {  // a contiguous row, written straight with the sums of a transposed view of its
         // array: that operand is read from a copy, gathered along its columns
         const auto vs = pattern(5 * 5, 53, 6);
         auto m = make_array<2>({5, 5}, vs);

@@ -34,8 +34,8 @@ class scan_node : public unary_node<scan_node<Op, Held, Flat>, Held> {
     using base = unary_node<scan_node<Op, Held, Flat>, Held>;
 
 public:
-    using typename base::operand_type;
     using base::operand;
+    using typename base::operand_type;
     using rules_tag = detail::rules_tag_t<operand_type>;
     using value_type = typename Op::template accumulator<value_type_t<operand_type>>;
     static constexpr std::size_t rank = Flat ? 1 : rank_v<operand_type>;
