@@ -20,7 +20,7 @@ struct strided_copy {
     std::size_t inner;
     index_t length, from_step, to_step;
 
-    [[gnu::noinline, gnu::noclone]] void walk(std::size_t d, const std::byte* from, std::byte* to) const noexcept {
+    [[gnu::noinline]] void walk(std::size_t d, const std::byte* from, std::byte* to) const noexcept {
         if (d == inner) {
             if (from_step == 1 && to_step == 1)
                 std::memcpy(to, from, std::size_t(length) * bytes);
