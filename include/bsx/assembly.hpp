@@ -136,6 +136,7 @@ public:
     using value_type = value_type_t<X>;
     static constexpr std::size_t capacity = max_assembly_operands;
     static constexpr bool in_memory = strided_expression<X>;
+    using operand_types = boost::hana::tuple<X>;
 
     /// Holds f(y) for each y of `pieces`.
     template <class Y, class F>
@@ -177,6 +178,7 @@ public:
     using value_type = std::common_type_t<value_type_t<unwrapped_t<Held>>...>;
     static constexpr std::size_t capacity = sizeof...(Held);
     static constexpr bool in_memory = (strided_expression<unwrapped_t<Held>> && ...);
+    using operand_types = boost::hana::tuple<Held...>;
 
     explicit piece_tuple(Held... held) : held_(std::move(held)...) {}
     std::size_t count() const noexcept { return sizeof...(Held); }
@@ -229,7 +231,9 @@ public:
 
     const shape_t<R>& shape() const noexcept { return shape_; }
     /// The operands are not children the node protocol walks (a braced list's count is
-    /// known at run time only): reads_memory_in asks the node instead.
+    /// known at run time only): reads_memory_in asks the node instead, and operand_types
+    /// names their types (expr/node.hpp), which is how bsx::dist sees a distributed one.
+    using operand_types = typename Pieces::operand_types;
     boost::hana::tuple<> children() const noexcept { return {}; }
     bool reads_memory_in(const detail::byte_range& range) const noexcept { return pieces_.reads_memory_in(range); }
 

@@ -21,6 +21,7 @@
 #include <string>
 #include <type_traits>
 #include <unistd.h>
+#include <utility>
 
 namespace {
 
@@ -184,6 +185,36 @@ BOOST_AUTO_TEST_CASE(replicated_operands_broadcast_along_the_split_axis) {
     d = bsx::with_rules<bsx::xla_rules>(a) + bsx::in_dims<2>(vec, {1});
     BOOST_TEST(
         same_bits(whole(d), bsx::array<double, 2>(bsx::with_rules<bsx::xla_rules>(ga) + bsx::in_dims<2>(vec, {1}))));
+}
+
+// Assembly nodes hold their pieces outside children(); bsx::dist finds their types
+// (operand_types) and refuses distributed pieces at compile time (test/dist/*_fails.cpp).
+using dist_2 = bsx::dist::array<double, 2>;
+static_assert(bsx::dist::detail::reads_distributed<decltype(bsx::concatenate({std::declval<const dist_2&>()}, 0))>());
+static_assert(bsx::dist::detail::reads_distributed<decltype(bsx::tile(std::declval<const dist_2&>() + 1.0, {1, 2}))>());
+static_assert(
+    !bsx::dist::detail::reads_distributed<decltype(bsx::tile(std::declval<const bsx::array<double, 2>&>(), {1, 2}))>());
+
+BOOST_AUTO_TEST_CASE(assembly_nodes_of_replicated_operands_combine_with_distributed_arrays) {
+    const auto ga = random_array<2>({10, 4}, 26);
+    const auto a = bsx::dist::scatter(ga);
+    const auto top = random_array<2>({4, 4}, 27), bottom = random_array<2>({6, 4}, 28);
+    const auto narrow = random_array<2>({10, 2}, 29);
+    bsx::dist::array<double, 2> d({10, 4});
+    // Spanning the split axis, each is read at this rank's rows.
+    d = a + bsx::concatenate({top, bottom}, 0);
+    BOOST_TEST(same_bits(whole(d), bsx::array<double, 2>(ga + bsx::concatenate({top, bottom}, 0))));
+    d = a * bsx::tile(narrow, {1, 2}) - bsx::pad(narrow, {{0, 0}, {1, 1}}, bsx::pad_edge) + bsx::roll(ga, 3, 0);
+    const bsx::array<double, 2> mixed_ref =
+        ga * bsx::tile(narrow, {1, 2}) - bsx::pad(narrow, {{0, 0}, {1, 1}}, bsx::pad_edge) + bsx::roll(ga, 3, 0);
+    BOOST_TEST(same_bits(whole(d), mixed_ref));
+    // Inside reductions of distributed expressions: along axis 0, another axis, and whole.
+    BOOST_TEST(same_bits(bsx::array<double, 1>(bsx::sum(a + bsx::roll(ga, 3, 0), bsx::axis(0))),
+                         bsx::array<double, 1>(bsx::sum(ga + bsx::roll(ga, 3, 0), bsx::axis(0)))));
+    const bsx::dist::array<double, 1> row_max = bsx::max(a - bsx::repeat(narrow, 2, 1), bsx::axis(1));
+    BOOST_TEST(
+        same_bits(whole(row_max), bsx::array<double, 1>(bsx::max(ga - bsx::repeat(narrow, 2, 1), bsx::axis(1)))));
+    BOOST_TEST(same_bits(bsx::sum(a * bsx::vstack(top, bottom)), bsx::sum(ga * bsx::vstack(top, bottom))));
 }
 
 BOOST_AUTO_TEST_CASE(rows_are_fetched_from_their_owner_and_columns_read_locally) {

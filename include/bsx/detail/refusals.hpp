@@ -64,4 +64,9 @@
 #define BSX_REFUSAL_QUANTILE_ARGUMENTS(AS) BSX_REFUSAL_AS_##AS("bsx: median takes (x[, axis[, bsx::keepdims]]) and quantile (x, q[, axis[, bsx::keepdims]]), where x is an expression, q an arithmetic scalar, a rank-1 expression of them or a braced list, and axis an integer, bsx::axis(k) or bsx::axes(i, j, ...)")
 #define BSX_REFUSAL_QUANTILE_OF_BOOL(AS) BSX_REFUSAL_AS_##AS("bsx: quantile interpolates between numbers, not bools (as NumPy's); cast the operand first, e.g. bsx::cast<double>(x)")
 #define BSX_REFUSAL_DISTRIBUTED_AXES(AS) BSX_REFUSAL_AS_##AS("bsx: expressions over distributed arrays reduce along one axis at a time")
+
+// Distributed arrays (dist/): what bsx::dist cannot rewrite into this rank's part.
+#define BSX_REFUSAL_DISTRIBUTED_VIEW(AS) BSX_REFUSAL_AS_##AS("bsx::dist: distributed arrays combine through element-wise operations, with_rules and reductions only; views of a distributed expression are not supported")
+#define BSX_REFUSAL_DISTRIBUTED_ASSEMBLY(AS) BSX_REFUSAL_AS_##AS("bsx::dist: concatenate, stack, hstack, vstack, tile, repeat, roll and pad do not take expressions over distributed arrays; assemble a gathered copy (bsx::dist::gather)")
+#define BSX_REFUSAL_DISTRIBUTED_IN_ONE_PROCESS(AS) BSX_REFUSAL_AS_##AS("bsx::dist: distributed arrays are read only by assignments to a bsx::dist::array and by bsx's reductions; an ordinary array, a view or an eager function (sort, cumsum, matmul, quantile, ...) takes a gathered copy (bsx::dist::gather)")
 // clang-format on

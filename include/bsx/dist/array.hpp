@@ -1,6 +1,7 @@
 // bsx/dist/array.hpp: bsx::dist::array, an array whose rows (axis 0) are split over the
 // ranks of an MPI communicator, each rank holding its block as an ordinary bsx::array; it
-// presents its global shape to expressions. Also the row and column views of rank 2.
+// presents its global shape to expressions. Also the row and column views of rank 2, and
+// the refusal to bind either in the single-process evaluator.
 #pragma once
 
 #include <mpi.h>
@@ -14,6 +15,7 @@
 
 #include "../array.hpp"
 #include "../detail/refusals.hpp"
+#include "../eval/evaluator.hpp"
 #include "../expr/node.hpp"
 #include "partition.hpp"
 
@@ -165,3 +167,25 @@ private:
 };
 
 }  // namespace bsx::dist
+
+namespace bsx::detail {
+
+/// The single-process evaluator does not read distributed leaves: bsx::dist rewrites them
+/// into this rank's part (dist/tree.hpp) before anything is bound. An expression over one
+/// that reaches a binder went to an ordinary destination or to an eager function, which
+/// would read rows other ranks hold: one error says so, and bind returns an evaluator
+/// of the protocol's type so that nothing after the error fails too.
+template <class T, std::size_t N>
+struct distributed_leaf_binder : binder_defaults {
+    template <class E, class U, std::size_t D>
+    static leaf_evaluator<T, D> bind(const E&, const index_map<N, D>&, const destination<U, D>&) {
+        static_assert(sizeof(E) == 0, BSX_REFUSAL_DISTRIBUTED_IN_ONE_PROCESS(message));
+        return {};
+    }
+};
+template <class T, std::size_t N>
+struct binder<dist::array<T, N>> : distributed_leaf_binder<T, N> {};
+template <class T, std::size_t Axis>
+struct binder<dist::detail::line_view<T, Axis>> : distributed_leaf_binder<T, 2> {};
+
+}  // namespace bsx::detail

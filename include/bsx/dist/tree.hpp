@@ -15,6 +15,7 @@
 #include <boost/hana/for_each.hpp>
 #include <boost/hana/tuple.hpp>
 
+#include "../detail/refusals.hpp"
 #include "../expr/map_node.hpp"
 #include "../expr/scalar.hpp"
 #include "../expr/with_rules.hpp"
@@ -70,6 +71,16 @@ constexpr bool any_reads_distributed(const boost::hana::tuple<Held...>*) noexcep
     return (reads_distributed<bsx::detail::unwrapped_t<Held>>() || ...);
 }
 
+/// Whether node X reads a distributed array through the operands it holds outside
+/// children() (its operand_types, expr/node.hpp: an assembly node's pieces).
+template <class X>
+constexpr bool lists_distributed_operand() noexcept {
+    if constexpr (requires { typename X::operand_types; })
+        return any_reads_distributed(static_cast<const typename X::operand_types*>(nullptr));
+    else
+        return false;
+}
+
 /// Whether expression E reads a distributed array anywhere in its tree.
 template <class E>
 constexpr bool reads_distributed() noexcept {
@@ -77,10 +88,61 @@ constexpr bool reads_distributed() noexcept {
     if constexpr (is_distributed_leaf<X>::value)
         return true;
     else if constexpr (requires(const X& x) { x.children(); })
-        return any_reads_distributed(
-            static_cast<const std::remove_cvref_t<decltype(std::declval<const X&>().children())>*>(nullptr));
+        return lists_distributed_operand<X>() ||
+               any_reads_distributed(
+                   static_cast<const std::remove_cvref_t<decltype(std::declval<const X&>().children())>*>(nullptr));
     else
         return false;
+}
+
+/// The first node of E's tree (E itself first, then its children's trees left to right)
+/// that reads a distributed array through its operand_types, as a null pointer to it; a
+/// null void* where there is none. The rewrite cannot reach those operands to make this
+/// rank's part of them.
+template <class E>
+constexpr auto first_assembling_node() noexcept;
+
+template <class... Held>
+constexpr auto first_assembling_node_in(const boost::hana::tuple<Held...>*) noexcept {
+    const void* none = nullptr;
+    if constexpr (sizeof...(Held) == 0) {
+        return none;
+    } else {
+        return []<class Head, class... Tail>(const boost::hana::tuple<Head, Tail...>*) {
+            constexpr auto head = first_assembling_node<bsx::detail::unwrapped_t<Head>>();
+            if constexpr (std::is_same_v<decltype(head), const void* const>)
+                return first_assembling_node_in(static_cast<const boost::hana::tuple<Tail...>*>(nullptr));
+            else
+                return head;
+        }(static_cast<const boost::hana::tuple<Held...>*>(nullptr));
+    }
+}
+
+template <class E>
+constexpr auto first_assembling_node() noexcept {
+    using X = std::remove_cvref_t<E>;
+    const void* none = nullptr;
+    if constexpr (is_distributed_leaf<X>::value || !reads_distributed<X>())
+        return none;
+    else if constexpr (lists_distributed_operand<X>())
+        return static_cast<const X*>(nullptr);
+    else
+        return first_assembling_node_in(
+            static_cast<const std::remove_cvref_t<decltype(std::declval<const X&>().children())>*>(nullptr));
+}
+
+/// Whether a node of E's tree reads a distributed array through its operand_types.
+template <class E>
+constexpr bool assembles_distributed() noexcept {
+    return !std::is_same_v<decltype(first_assembling_node<E>()), const void*>;
+}
+
+/// The refusal of assembly node Node over distributed arrays (false): one error per node
+/// type, however many reductions (var's two) or assignments read it.
+template <class Node>
+constexpr bool refuse_assembly() noexcept {
+    static_assert(sizeof(Node) == 0, BSX_REFUSAL_DISTRIBUTED_ASSEMBLY(message));
+    return false;
 }
 
 /// No axis: the operand does not span the distributed axis of its parent.
@@ -117,14 +179,16 @@ constexpr bool rewritable() noexcept {
         return false;
 }
 
-/// rewritable<E>(), and where it is false one error: the entry points (assignment and
-/// reductions) go on only where it is true, so nothing after it fails too.
+/// rewritable<E>(), and where it is false one error naming why: the entry points
+/// (assignment and reductions) go on only where it is true, so nothing after it fails too.
 template <class E>
 constexpr bool check_rewritable() noexcept {
-    static_assert(rewritable<E>(),
-                  "bsx::dist: distributed arrays combine through element-wise operations, with_rules and "
-                  "reductions only; views of a distributed expression are not supported");
-    return rewritable<E>();
+    if constexpr (assembles_distributed<E>()) {
+        return refuse_assembly<std::remove_cvref_t<decltype(*first_assembling_node<E>())>>();
+    } else {
+        static_assert(rewritable<E>(), BSX_REFUSAL_DISTRIBUTED_VIEW(message));
+        return rewritable<E>();
+    }
 }
 
 /// E (rewritable) rewritten by `policy`: `policy.leaf(x, axis)` for each distributed leaf,

@@ -31,6 +31,10 @@ struct is_hana_tuple<boost::hana::tuple<T...>> : std::true_type {};
 ///   - `element(const shape_t<rank>&)`, one element computed on its own (inspection,
 ///     printing; assignment never calls it);
 ///   - `children()`, a hana::tuple of its operands as stored (empty for a leaf);
+///   - optionally `operand_types`, a hana::tuple type naming the types of the operands it
+///     reads but cannot list in children() (a run-time number of them, as an assembly
+///     node's braced list): walks that ask what a tree reads at compile time (bsx::dist's)
+///     look there too;
 /// and derives from node_base<N> (nodes of one operand from unary_node<N, Held>), which adds `size()`, `extent(axis)` and
 /// `operator()(i...)` and marks N as a bsx expression. Evaluation finds how to bind N in
 /// its specialization of detail::binder (eval/evaluator.hpp): a new kind is one node
