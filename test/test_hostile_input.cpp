@@ -170,6 +170,23 @@ BOOST_AUTO_TEST_CASE(messages_print_extreme_integers) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(reduction_messages_name_the_axis_and_shape) {
+    const bsx::array<double, 2> a = bsx::zeros<double>(2, 3);
+    const bsx::array<double, 2> empty = bsx::zeros<double>(0, 3);
+    bsx::array<double, 1> out = bsx::ones<double>(3);
+    expect_throw<std::out_of_range>([&] { out = bsx::sum(a, bsx::axis(2)); },
+                                    "bsx: sum: axis 2 is out of range for an operand of rank 2 and shape (2,3) "
+                                    "(axes -2 to 1)");
+    expect_throw<std::invalid_argument>([&] { (void)bsx::sum(a, bsx::axes(1, -1)); },
+                                        "bsx: sum: axis -1 is given twice (as 1) for an operand of rank 2");
+    expect_throw<std::invalid_argument>([&] { (void)bsx::min(empty); },
+                                        "bsx: min: an expression of shape (0,3) has no elements to reduce");
+    expect_throw<std::invalid_argument>([&] { out = bsx::max(empty, bsx::axis(0)); },
+                                        "bsx: max: axis 0 of an operand of shape (0,3) is empty, and max has no "
+                                        "identity");
+    BOOST_TEST(contents(out) == std::vector<double>({1, 1, 1}), boost::test_tools::per_element());
+}
+
 BOOST_AUTO_TEST_CASE(views_check_their_shapes) {
     bsx::array<double, 1> v{1, 2, 3};
     bsx::array<double, 0> one(1.0);

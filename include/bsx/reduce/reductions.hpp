@@ -9,7 +9,6 @@
 #include <cstddef>
 #include <span>
 #include <stdexcept>
-#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -75,10 +74,30 @@ inline constexpr bool reduction_arguments<A, Rest...> =
     text << "bsx: " << reduction << ": axis " << axis << " is out of range for an operand of rank " << n
          << " and shape " << shape_text{shape} << " (axes -" << n << " to " << n - 1 << ")";
     throw std::out_of_range(text.c_str());
-    throw std::out_of_range("bsx: " + std::string(reduction) + ": axis " + std::to_string(axis) +
-                            " is out of range for an operand of rank " + std::to_string(n) + " and shape " +
-                            format_shape(shape) + " (axes -" + std::to_string(n) + " to " + std::to_string(n - 1) +
-                            ")");
+}
+
+/// The error of an axis given twice to one reduction (`as`: its first spelling).
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_axis_given_twice(std::string_view reduction, index_t axis,
+                                                                          index_t as, index_t rank) {
+    message text;
+    text << "bsx: " << reduction << ": axis " << axis << " is given twice (as " << as << ") for an operand of rank "
+         << rank;
+    throw std::invalid_argument(text.c_str());
+}
+
+/// The error of a reduction with no identity (min, max, ...) over no elements: the whole
+/// expression (axis < 0) or an empty axis.
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_nothing_to_reduce(std::string_view reduction,
+                                                                           std::span<const index_t> shape,
+                                                                           index_t axis) {
+    message text;
+    text << "bsx: " << reduction;
+    if (axis < 0)
+        text << ": an expression of shape " << shape_text{shape} << " has no elements to reduce";
+    else
+        text << ": axis " << axis << " of an operand of shape " << shape_text{shape} << " is empty, and " << reduction
+             << " has no identity";
+    throw std::invalid_argument(text.c_str());
 }
 
 /// `axes` as sorted operand axes: each in [-N, N) (negative counts from the end), none twice.
@@ -91,10 +110,7 @@ std::array<std::size_t, K> normalized_axes(std::string_view reduction, const std
         if (axes[i] < -n || axes[i] >= n) throw_axis_out_of_range(reduction, axes[i], shape);
         out[i] = std::size_t(axes[i] < 0 ? axes[i] + n : axes[i]);
         for (std::size_t j = 0; j < i; ++j)
-            if (out[j] == out[i])
-                throw std::invalid_argument("bsx: " + std::string(reduction) + ": axis " + std::to_string(axes[i]) +
-                                            " is given twice (as " + std::to_string(axes[j]) +
-                                            ") for an operand of rank " + std::to_string(n));
+            if (out[j] == out[i]) throw_axis_given_twice(reduction, axes[i], axes[j], n);
     }
     // At most N axes: an insertion sort, not std::sort's introsort compiled per K.
     for (std::size_t i = 1; i < K; ++i)
@@ -129,9 +145,7 @@ struct axis_reduction {
     template <expression X>
     auto operator()(const X& x) const {
         if constexpr (Op::needs_elements)
-            if (x.size() == 0)
-                throw std::invalid_argument("bsx: " + std::string(Op::name) + ": an expression of shape " +
-                                            format_shape(x.shape()) + " has no elements to reduce");
+            if (x.size() == 0) throw_nothing_to_reduce(Op::name, x.shape(), -1);
         reduced_t<Op, X> result{};
         if constexpr (custom_reduction<Op, X>) {
             // The scan of eval/reduce_index.hpp reads every element in this process.
@@ -174,10 +188,7 @@ private:
         // raises for (0,0) along either axis too).
         if constexpr (Op::needs_elements) {
             for (std::size_t i = 0; i < K; ++i)
-                if (shape[k[i]] == 0)
-                    throw std::invalid_argument("bsx: " + std::string(Op::name) + ": axis " + std::to_string(k[i]) +
-                                                " of an operand of shape " + format_shape(shape) + " is empty, and " +
-                                                std::string(Op::name) + " has no identity");
+                if (shape[k[i]] == 0) throw_nothing_to_reduce(Op::name, shape, index_t(k[i]));
         }
         return reduce_node<Op, held_t<X>, KeepDims, K>(hold(std::forward<X>(x)), k);
     }
