@@ -557,6 +557,66 @@ BOOST_AUTO_TEST_CASE(statistics_same_bits_at_any_thread_count) {
     });
 }
 
+/// Whether two results hold the same bits, element for element (NaN included).
+bool identical(const std::vector<double>& a, const std::vector<double>& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (!same_bits(a[i], b[i])) return false;
+    return true;
+}
+
+BOOST_AUTO_TEST_CASE(statistics_of_arrays_by_slabs_equal_the_lazy_formula) {
+    // var and std of an array or view are computed slab by slab of the first axis; x + 0.0
+    // (not memory) takes the lazy formula over the whole operand. Several slabs, the last
+    // one short, along every axis, through views and inside a larger expression: the same
+    // bits at every thread count.
+    const std::vector<index_t> shape{700, 3, 400};  // 6.7 MB of doubles: four slabs
+    auto v = random_values(700 * 3 * 400, 5, 1e3, 1e3 + 1);
+    for (std::size_t i = 901; i < v.size(); i += 7919) v[i] = qnan;
+    const auto x = make_array<3>(shape, v);
+    const auto t = bsx::permute(x, {1, 0, 2});  // slabs of a view whose first stride is not the largest
+    const auto back = bsx::flip(x, 0);          // and of one with a negative stride
+    static_assert(!std::is_same_v<decltype(bsx::var(x, 1)), decltype(bsx::var(x + 0.0, 1))>,
+                  "an array's var is the slab node, not the lazy formula");
+    const auto same_results = [](const auto& a, const auto& b) {
+        return identical(contents(bsx::eval(a)), contents(bsx::eval(b)));
+    };
+    for_thread_counts([&] {
+        for (index_t k : {1, 2, -1}) {
+            BOOST_TEST(same_results(bsx::var(x, k), bsx::var(x + 0.0, k)));
+            BOOST_TEST(same_results(bsx::std(back, k, bsx::keepdims, bsx::ddof(1)),
+                                    bsx::std(back + 0.0, k, bsx::keepdims, bsx::ddof(1))));
+        }
+        BOOST_TEST(same_results(bsx::var(x, bsx::axes(1, 2)), bsx::var(x + 0.0, bsx::axes(1, 2))));
+        BOOST_TEST(same_results(bsx::std(t, 2), bsx::std(t + 0.0, 2)));
+        BOOST_TEST(same_results(bsx::var(x, 0), bsx::var(x + 0.0, 0)));
+        // Inside a larger expression the node is computed into a buffer first.
+        BOOST_TEST(same_results((x - bsx::mean(x, 2, bsx::keepdims)) / bsx::std(x, 2, bsx::keepdims),
+                                (x - bsx::mean(x, 2, bsx::keepdims)) / bsx::std(x + 0.0, 2, bsx::keepdims)));
+        // One element asked for alone.
+        BOOST_TEST(same_bits(bsx::std(x, 2)(3, 1), bsx::eval(bsx::std(x + 0.0, 2))(3, 1)));
+    });
+    // The values themselves: NumPy's two passes, row by row.
+    const auto f = make_array<2, float>(std::vector<index_t>{3000, 200}, [] {
+        std::vector<float> w;
+        for (const double d : random_values(3000 * 200, 9, -3, 3)) w.push_back(float(d));
+        return w;
+    }());
+    const auto vf = bsx::eval(bsx::var(f, 1));
+    for (const index_t i : {index_t(0), index_t(1234), index_t(2999)}) {
+        std::vector<float> row;
+        for (index_t j = 0; j < 200; ++j) row.push_back(f(i, j));
+        BOOST_TEST(double(vf(i)) == ref_var(row, 0), boost::test_tools::tolerance(1e-5));
+    }
+    // An array resized after the node was built: an error, the destination unchanged.
+    auto y = make_array<2>(std::vector<index_t>{2, 3}, std::vector<double>{1, 2, 3, 4, 5, 9});
+    const auto s = bsx::std(y, 1);
+    y = bsx::zeros<double>(3, 3);
+    auto out = bsx::full<double>(bsx::shape_t<1>{2}, 7.0);
+    expect_error<std::logic_error>([&] { out = s; }, {"std", "resized"});
+    expect_array(out, {2}, std::vector<double>{7, 7});
+}
+
 // ================================================================== median and quantile
 
 /// NumPy's median and linear quantile of s, from a sorted copy: NaN if any is NaN.

@@ -16,6 +16,7 @@
 
 #include "array.hpp"
 #include "eval/alias.hpp"
+#include "eval/computed_whole.hpp"
 #include "eval/evaluator.hpp"
 #include "eval/scan.hpp"
 #include "expr/functions.hpp"
@@ -101,6 +102,16 @@ public:
         else
             return true;
     }
+    /// Whether write(data) is right although the scan reads data's memory: in place, the
+    /// operand must be exactly that memory, element for element, of the result's type.
+    bool writes_over_operand(const value_type* data) const noexcept {
+        if constexpr (strided_expression<operand_type> &&
+                      std::is_same_v<std::remove_const_t<value_type_t<operand_type>>, value_type>)
+            return operand().data() == data && is_contiguous(operand().shape(), operand().strides()) &&
+                   operand().size() == this->size();
+        else
+            return false;
+    }
 
 private:
     static constexpr std::size_t N = rank_v<operand_type>;
@@ -123,41 +134,7 @@ namespace detail {
 /// the outer loop reads like any memory operand. Assigned alone to contiguous memory of its
 /// shape and type that the operand reads all of or none of, it is written there directly.
 template <class Op, class Held, bool Flat>
-struct binder<scan_node<Op, Held, Flat>> : binder_defaults {
-    template <class E, class T, std::size_t D>
-    static auto bind(const E& e, const index_map<rank_v<E>, D>& map, const destination<T, D>&) {
-        using V = value_type_t<E>;
-        auto [result, first] = make_line_aligned_buffer<V>(std::size_t(e.size()));
-        e.write(first);
-        const auto strides = contiguous_strides(e.shape());
-        leaf_evaluator<V, D> ev;
-        ev.read(first + offset_through(strides, map), strides_through(strides, map));
-        ev.copy = buffer_owner(std::move(result));
-        return ev;
-    }
-
-    template <class E, class T, std::size_t D>
-    static bool can_write_into(const E& e, const T* data, const shape_t<D>& shape, const shape_t<D>& strides) {
-        if constexpr (rank_v<E> != D || !std::is_same_v<value_type_t<E>, T>) {
-            return false;
-        } else {
-            if (e.shape() != shape || !is_contiguous(shape, strides)) return false;
-            const byte_range dest = memory_range(data, shape, strides);
-            if (!e.reads_memory_in(dest)) return true;
-            // In place: the operand must be exactly the destination's memory, element for element.
-            using X = typename E::operand_type;
-            if constexpr (strided_expression<X> && std::is_same_v<std::remove_const_t<value_type_t<X>>, T>)
-                return e.operand().data() == data && is_contiguous(e.operand().shape(), e.operand().strides()) &&
-                       e.operand().size() == e.size();
-            else
-                return false;
-        }
-    }
-    template <class E, class T, std::size_t D>
-    static void write_into(const E& e, T* data, const shape_t<D>&, const shape_t<D>&) {
-        if constexpr (rank_v<E> == D && std::is_same_v<value_type_t<E>, T>) e.write(data);
-    }
-};
+struct binder<scan_node<Op, Held, Flat>> : computed_whole_binder {};
 
 /// cumsum and cumprod: scan_node builders, along an axis or over the flattened operand.
 template <class Op>

@@ -1,10 +1,12 @@
 // bsx/reduce/statistics.hpp: var and std (two passes: the mean, then the sum of squared
-// deviations), and the NaN-ignoring reductions nansum, nanmean, nanmin, nanmax, nanargmin,
-// nanargmax. Each takes the arguments of sum (an axis, then keepdims); var and std take
-// ddof(d) last. Built from the reductions of reductions.hpp, so they are lazy along an
-// axis and the same bits at any thread count.
+// deviations; of an array, slab by slab while each is in cache), and the NaN-ignoring
+// reductions nansum, nanmean, nanmin, nanmax, nanargmin, nanargmax. Each takes the
+// arguments of sum (an axis, then keepdims); var and std take ddof(d) last. Built from the
+// reductions of reductions.hpp, so they are lazy along an axis and the same bits at any
+// thread count.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <concepts>
@@ -13,6 +15,11 @@
 #include <utility>
 
 #include "../detail/refusals.hpp"
+#include "../eval/alias.hpp"
+#include "../eval/computed_whole.hpp"
+#include "../eval/evaluator.hpp"
+#include "../expr/unary_node.hpp"
+#include "../view/strided_view.hpp"
 #include "../expr/expression.hpp"
 #include "../expr/functions.hpp"
 #include "../expr/operators.hpp"
@@ -70,6 +77,117 @@ inline constexpr bool variance_arguments<A, B> =
 template <class A, class B, class C>
 inline constexpr bool variance_arguments<A, B, C> = reduction_arguments<A, B> && std::same_as<C, ddof_t>;
 
+/// The divisor of var and std over n elements: n - ddof, in R so that no ddof can overflow;
+/// 0 where n <= ddof, giving inf or NaN as NumPy does.
+template <class R>
+R variance_divisor(index_t n, ddof_t d) noexcept {
+    return d.value >= n ? R(0) : R(n) - R(d.value);
+}
+
+/// var (Sqrt false) or std of x along `axes` as a lazy expression:
+/// sum((x - mean(x, axes, keepdims))^2, axes) / (n - ddof), NumPy's two passes.
+template <bool KeepDims, bool Sqrt, class X, std::size_t K>
+auto variance_formula(X&& x, const std::array<index_t, K>& axes, index_t n, ddof_t d) {
+    using R = mean_t<value_type_t<X>>;
+    auto centred = another_use<X>(x) - mean(std::forward<X>(x), axes_t<K>{axes}, keepdims);
+    auto total = [&] {
+        if constexpr (KeepDims)
+            return sum(square(std::move(centred)), axes_t<K>{axes}, keepdims);
+        else
+            return sum(square(std::move(centred)), axes_t<K>{axes});
+    }();
+    auto v = std::move(total) / variance_divisor<R>(n, d);
+    if constexpr (Sqrt)
+        return bsx::sqrt(std::move(v));
+    else
+        return v;
+}
+
+/// var or std of an array or view along axes, computed whole (eval/computed_whole.hpp).
+/// As a lazy formula it reads the operand twice from memory: all means, then all squared
+/// deviations. Here, where the first axis is not reduced, slab after slab of it: a slab's
+/// means, then its deviations while the slab is still in cache. Each slab is the same
+/// formula, whose every output depends on its own elements alone, so the bits are those of
+/// the formula over the whole operand, at any thread count.
+template <class Held, std::size_t K, bool KeepDims, bool Sqrt>
+class variance_node : public unary_node<variance_node<Held, K, KeepDims, Sqrt>, Held> {
+    using base = unary_node<variance_node<Held, K, KeepDims, Sqrt>, Held>;
+    using typename base::operand_type;
+    static constexpr std::size_t N = rank_v<operand_type>;
+    using T = std::remove_const_t<value_type_t<operand_type>>;
+    /// The operand's rows [r0, r1) of its first axis: the formula is compiled for this one
+    /// view type, whatever the operand's type.
+    using slab_view = strided_view<const T, N>;
+
+public:
+    using base::operand;
+    using rules_tag = rules_tag_t<operand_type>;
+    using value_type = value_type_t<decltype(variance_formula<KeepDims, Sqrt>(
+        std::declval<const slab_view&>(), std::array<index_t, K>{}, index_t{}, ddof_t{}))>;
+    static constexpr std::size_t rank = KeepDims ? N : N - K;
+    static constexpr shape_t<rank> static_extents = dynamic_shape<rank>();
+
+    /// n: the elements each output reduces; axes as the caller gave them (checked).
+    variance_node(Held held, const std::array<index_t, K>& axes, index_t n, ddof_t d)
+        : base(std::move(held)), axes_(axes), n_(n), ddof_(d), shape_(formula(slab(0, rows())).shape()) {}
+
+    const shape_t<rank>& shape() const noexcept { return shape_; }
+    value_type element(const shape_t<rank>& idx) const { return formula(slab(0, rows())).element(idx); }
+
+    void write(value_type* out) const {
+        if (const shape_t<rank> now = formula(slab(0, rows())).shape(); now != shape_)
+            throw_resized_operand(Sqrt ? "std" : "var", now, shape_);
+        if (shape_size(shape_) == 0) return;
+        if constexpr (rank > 0) {
+            if (!reduces_first_axis()) {  // the result's first axis is the operand's, not empty
+                const index_t row = std::max<index_t>(1, operand().size() / rows());
+                const index_t step = std::max<index_t>(1, slab_bytes / index_t(sizeof(T)) / row);
+                const index_t out_row = shape_size(shape_) / shape_[0];
+                for (index_t r0 = 0; r0 < rows(); r0 += step) {
+                    const index_t r1 = std::min(rows(), r0 + step);
+                    shape_t<rank> part = shape_;
+                    part[0] = r1 - r0;
+                    strided_view<value_type, rank>(out + r0 * out_row, part, contiguous_strides(part)) =
+                        formula(slab(r0, r1));
+                }
+                return;
+            }
+        }
+        strided_view<value_type, rank>(out, shape_, contiguous_strides(shape_)) = formula(slab(0, rows()));
+    }
+
+    bool reads_memory_in(const byte_range& range) const noexcept {
+        return memory_range(operand().data(), operand().shape(), operand().strides()).overlaps(range);
+    }
+    bool writes_over_operand(const value_type*) const noexcept { return false; }
+
+private:
+    /// Bytes of operand per slab: well within any last-level cache, and enough that a
+    /// slab's two reductions cost little beside reading it.
+    static constexpr index_t slab_bytes = index_t(2) << 20;
+
+    index_t rows() const noexcept { return operand().shape()[0]; }
+    slab_view slab(index_t r0, index_t r1) const noexcept {
+        shape_t<N> part = operand().shape();
+        part[0] = r1 - r0;
+        return slab_view(operand().data() + r0 * operand().strides()[0], part, operand().strides());
+    }
+    auto formula(const slab_view& x) const { return variance_formula<KeepDims, Sqrt>(x, axes_, n_, ddof_); }
+    bool reduces_first_axis() const noexcept {
+        for (const index_t a : axes_)
+            if (a == 0 || a == -index_t(N)) return true;
+        return false;
+    }
+
+    std::array<index_t, K> axes_;
+    index_t n_;
+    ddof_t ddof_;
+    shape_t<rank> shape_;
+};
+
+template <class Held, std::size_t K, bool KeepDims, bool Sqrt>
+struct binder<variance_node<Held, K, KeepDims, Sqrt>> : computed_whole_binder {};
+
 /// var (Sqrt false) and std (Sqrt true).
 template <bool Sqrt>
 struct variance_function {
@@ -77,7 +195,7 @@ struct variance_function {
     auto operator()(const X& x, ddof_t d = {0}) const {
         using R = mean_t<value_type_t<X>>;
         const R m = mean(x);
-        const R v = R(sum(square(x - m))) / divisor<R>(x.size(), d);
+        const R v = R(sum(square(x - m))) / variance_divisor<R>(x.size(), d);
         if constexpr (Sqrt)
             return std::sqrt(v);
         else
@@ -86,12 +204,12 @@ struct variance_function {
     template <expression X, class A>
         requires reduction_arguments<A>
     auto operator()(X&& x, A a, ddof_t d = {0}) const {
-        return make(std::forward<X>(x), a, d, [](auto&& s, auto k) { return sum(std::move(s), k); });
+        return make<false>(std::forward<X>(x), axis_list(a), d);
     }
     template <expression X, class A>
         requires reduction_arguments<A>
     auto operator()(X&& x, A a, keepdims_t, ddof_t d = {0}) const {
-        return make(std::forward<X>(x), a, d, [](auto&& s, auto k) { return sum(std::move(s), k, keepdims); });
+        return make<true>(std::forward<X>(x), axis_list(a), d);
     }
 
     /// Any other call: one diagnostic (the result is an int so that it is the only error).
@@ -104,24 +222,18 @@ struct variance_function {
     }
 
 private:
-    template <class R>
-    static R divisor(index_t n, ddof_t d) noexcept {
-        // n <= ddof: 0, so inf or NaN (as NumPy); in R, so no ddof can overflow
-        return d.value >= n ? R(0) : R(n) - R(d.value);
-    }
-    /// sum((x - mean(x, a, keepdims))^2, a) / (n - ddof), keepdims or not as `total` sums.
-    template <class X, class A, class Total>
-    static auto make(X&& x, A a, ddof_t d, Total total) {
-        using R = mean_t<value_type_t<X>>;
+    /// An array or view: a variance_node; any other expression: the lazy formula.
+    template <bool KeepDims, class X, std::size_t K>
+    static auto make(X&& x, const std::array<index_t, K>& axes, ddof_t d) {
         const auto shape = x.shape();
         index_t n = 1;
-        for (const std::size_t k : normalized_axes<rank_v<X>>(Sqrt ? "std" : "var", axis_list(a), shape)) n *= shape[k];
-        auto centred = another_use<X>(x) - mean(std::forward<X>(x), a, keepdims);
-        auto v = total(square(std::move(centred)), a) / divisor<R>(n, d);
-        if constexpr (Sqrt)
-            return bsx::sqrt(std::move(v));
-        else
-            return v;
+        for (const std::size_t k : normalized_axes<rank_v<X>>(Sqrt ? "std" : "var", axes, shape)) n *= shape[k];
+        if constexpr (strided_expression<X>) {
+            auto held = hold(std::forward<X>(x));
+            return variance_node<decltype(held), K, KeepDims, Sqrt>(std::move(held), axes, n, d);
+        } else {
+            return variance_formula<KeepDims, Sqrt>(std::forward<X>(x), axes, n, d);
+        }
     }
 };
 
