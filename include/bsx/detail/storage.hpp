@@ -30,11 +30,6 @@ inline constexpr std::size_t cache_line_bytes = 64;
 /// would feel. Either way one allocation.
 constexpr bool huge_storage(std::size_t bytes) noexcept { return bytes >= huge_page_bytes; }
 
-/// Buffers of `bytes` start on a multiple of this.
-constexpr std::size_t storage_alignment(std::size_t bytes) noexcept {
-    return huge_storage(bytes) ? huge_page_bytes : cache_line_bytes;
-}
-
 /// The first cache line boundary in `raw` past room for the pointer stored before it. The
 /// plain operator new returns at least pointer-aligned memory, so at most
 /// cache_line_bytes past raw.
@@ -73,23 +68,23 @@ template <class T>
 storage_ptr<T> allocate_storage(std::size_t n, bool value_init) {
     static_assert(alignof(T) <= cache_line_bytes, "bsx: element types aligned past a cache line are not stored");
     const std::size_t bytes = n * sizeof(T);
-    void* raw;
+    void* start;
     if (huge_storage(bytes)) {
-        raw = ::operator new(bytes, std::align_val_t{huge_page_bytes});
+        start = ::operator new(bytes, std::align_val_t{huge_page_bytes});
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-        (void)madvise(raw, bytes, MADV_HUGEPAGE);  // a hint: failure changes nothing
+        (void)madvise(start, bytes, MADV_HUGEPAGE);  // a hint: failure changes nothing
 #endif
     } else {
-        raw = align_within(::operator new(bytes + cache_line_bytes));
+        start = align_within(::operator new(bytes + cache_line_bytes));
     }
-    T* p = static_cast<T*>(raw);
+    T* p = static_cast<T*>(start);
     try {
         if (value_init)
             std::uninitialized_value_construct_n(p, n);
         else
             std::uninitialized_default_construct_n(p, n);
     } catch (...) {
-        free_storage(raw, bytes);
+        free_storage(start, bytes);
         throw;
     }
     return storage_ptr<T>(p, storage_deleter<T>{n});
