@@ -13,7 +13,10 @@
 //
 // Then, for benchmark/vs_numpy.py (REDUCTION_CASES), every reduction at 1 thread on the
 // element types NumPy's own benchmarks use: BM_np_<reduction>_<dtype>_<axis>_<shape>_bsx,
-// axis one of whole, axis0, axis1, shape 100x100 (NumPy's suite) or 2000x2000.
+// axis one of whole, axis0, axis1, shape 100x100 (NumPy's suite) or 2000x2000; and along
+// axis 1 (row sums, all, any) of views: BM_np_<reduction>_<dtype>_axis1_<view>_bsx, view
+// stride2 (2000 x 2000, every 2nd column of 2000 x 4000) or view100 (the 100 x 100 corner
+// of 1000 x 1000).
 
 #include <bsx/bsx.hpp>
 
@@ -362,12 +365,51 @@ void register_numpy_cases(const std::string& dtype) {
     add("any", bsx::any);
 }
 
+/// `reduction` along axis 1 of a view: every 2nd column of (rows, 2 * cols), or the
+/// (rows, cols) corner of (10 * rows, 10 * cols).
+template <class T, class Red>
+void numpy_view_case(benchmark::State& state, Red red, const std::string& reduction, bool strided, bsx::index_t rows,
+                     bsx::index_t cols) {
+    set_threads(state, 1);
+    const auto x0 =
+        strided ? numpy_case_data<T>(reduction, rows, 2 * cols) : numpy_case_data<T>(reduction, 10 * rows, 10 * cols);
+    const auto x = strided ? bsx::slice(x0, bsx::range(0, rows), bsx::range(0, 2 * cols, 2))
+                           : bsx::slice(x0, bsx::range(0, rows), bsx::range(0, cols));
+    using R = bsx::value_type_t<decltype(red(x, bsx::axis(1)))>;
+    bsx::array<R, 1> r(bsx::shape_t<1>{rows});
+    for (auto _ : state) {
+        r = red(x, bsx::axis(1));
+        benchmark::DoNotOptimize(r.data());
+        benchmark::ClobberMemory();
+    }
+    state.SetItemsProcessed(state.iterations() * rows * cols);
+}
+
+template <class T, class Red>
+void register_numpy_view_cases(const std::string& dtype, const std::string& reduction, Red red) {
+    for (const bool strided : {true, false}) {
+        const bsx::index_t n = strided ? 2000 : 100;
+        const std::string name =
+            "BM_np_" + reduction + "_" + dtype + "_axis1_" + (strided ? "stride2" : "view100") + "_bsx";
+        benchmark::RegisterBenchmark(name.c_str(),
+                                     [=](benchmark::State& s) { numpy_view_case<T>(s, red, reduction, strided, n, n); })
+            ->ArgName("threads")
+            ->Arg(1)
+            ->UseRealTime()
+            ->Unit(benchmark::kMicrosecond);
+    }
+}
+
 const int numpy_cases_registered = [] {
     register_numpy_cases<float>("float32");
     register_numpy_cases<double>("float64");
     register_numpy_cases<std::int32_t>("int32");
     register_numpy_cases<std::int64_t>("int64");
     register_numpy_cases<bool>("bool");
+    register_numpy_view_cases<float>("float32", "sum", bsx::sum);
+    register_numpy_view_cases<double>("float64", "sum", bsx::sum);
+    register_numpy_view_cases<bool>("bool", "all", bsx::all);
+    register_numpy_view_cases<bool>("bool", "any", bsx::any);
     return 0;
 }();
 

@@ -10,6 +10,14 @@
 // `omp parallel for`. It measures what a generated leaf costs beside the loop it stands
 // for: its values are computed a chunk at a time into a tile, then read.
 //
+// And the fixed cost of a small new array, float and double, 100 and 1000 elements:
+//
+//   zeros_<type>_<k>    bsx::zeros<T>(k)     vs  std::unique_ptr<T[]>(new T[k]())
+//   arange_<type>_<k>   bsx::arange<T>(k)    vs  new T[k], then p[i] = i
+//
+// (the hand versions from the plain operator new: bsx's storage is aligned to a cache
+// line besides, which the hand code skips).
+//
 // Names: BM_<case>_<bsx|hand>/threads:<t>/real_time.
 
 #include <bsx/bsx.hpp>
@@ -21,6 +29,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <memory>
+#include <string>
 
 namespace {
 
@@ -156,4 +166,83 @@ BENCHMARK(BM_eye_add_hand)->Apply(thread_args);
 BENCHMARK(BM_normal_bsx)->Apply(thread_args);
 BENCHMARK(BM_normal_hand)->Apply(thread_args);
 
-BENCHMARK_MAIN();
+namespace {
+
+template <class T>
+constexpr const char* type_name = sizeof(T) == 8 ? "f64" : "f32";
+
+template <class T>
+void run_zeros_bsx(benchmark::State& state, bsx::index_t k) {
+    set_threads(state, static_cast<int>(state.range(0)));
+    for (auto _ : state) {
+        auto a = bsx::zeros<T>(k);
+        benchmark::DoNotOptimize(a.data());
+        benchmark::ClobberMemory();
+    }
+    state.SetItemsProcessed(state.iterations() * k);
+}
+
+template <class T>
+void run_zeros_hand(benchmark::State& state, bsx::index_t k) {
+    set_threads(state, static_cast<int>(state.range(0)));
+    for (auto _ : state) {
+        std::unique_ptr<T[]> a(new T[std::size_t(k)]());
+        benchmark::DoNotOptimize(a.get());
+        benchmark::ClobberMemory();
+    }
+    state.SetItemsProcessed(state.iterations() * k);
+}
+
+template <class T>
+void run_arange_bsx(benchmark::State& state, bsx::index_t k) {
+    set_threads(state, static_cast<int>(state.range(0)));
+    for (auto _ : state) {
+        auto a = bsx::arange<T>(k);
+        benchmark::DoNotOptimize(a.data());
+        benchmark::ClobberMemory();
+    }
+    state.SetItemsProcessed(state.iterations() * k);
+}
+
+template <class T>
+void run_arange_hand(benchmark::State& state, bsx::index_t k) {
+    set_threads(state, static_cast<int>(state.range(0)));
+    for (auto _ : state) {
+        std::unique_ptr<T[]> a(new T[std::size_t(k)]);
+        for (bsx::index_t i = 0; i < k; ++i) a[std::size_t(i)] = T(i);
+        benchmark::DoNotOptimize(a.get());
+        benchmark::ClobberMemory();
+    }
+    state.SetItemsProcessed(state.iterations() * k);
+}
+
+/// BM_<zeros|arange>_<type>_<k>_<bsx|hand> for k = 100 and 1000.
+template <class T>
+void register_small_arrays() {
+    using runner = void (*)(benchmark::State&, bsx::index_t);
+    struct variant {
+        const char *name, *side;
+        runner run;
+    };
+    for (const bsx::index_t k : {100, 1000})
+        for (const variant v :
+             {variant{"zeros", "bsx", run_zeros_bsx<T>}, variant{"zeros", "hand", run_zeros_hand<T>},
+              variant{"arange", "bsx", run_arange_bsx<T>}, variant{"arange", "hand", run_arange_hand<T>}}) {
+            const std::string id =
+                std::string("BM_") + v.name + "_" + type_name<T> + "_" + std::to_string(k) + "_" + v.side;
+            benchmark::RegisterBenchmark(id.c_str(), [run = v.run, k](benchmark::State& state) { run(state, k); })
+                ->Apply(thread_args)
+                ->Unit(benchmark::kNanosecond);
+        }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    register_small_arrays<double>();
+    register_small_arrays<float>();
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+}

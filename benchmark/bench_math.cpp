@@ -7,7 +7,9 @@
 //                 hand: the same loop compiled with -fno-math-errno (math_hand_loops.cpp)
 //   math_<f>_<type>_<layout>   r = bsx::<f>(x) (x, y for pow, atan2, hypot), 10^5 elements of
 //                 float or double, contiguous (c) or every 2nd / 4th element (s2, s4),
-//                 or 10^6 contiguous elements (m);
+//                 or 10^6 contiguous elements (m); for exp, log, sin, cos, sqrt, pow and
+//                 atan2 also 10^6 elements read every 2nd / 4th (ms2, ms4) and the
+//                 100 x 100 corner of a 1000 x 1000 array (v100, into a 100 x 100 array);
 //                 inputs in [0.5, 2) as vs_numpy.py's rand() (asin, acos: halved)
 //
 // Names: BM_<workload>_<variant>/threads:<t>/real_time (ratios.py, vs_numpy.py).
@@ -21,6 +23,8 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 namespace {
 
@@ -36,6 +40,13 @@ bsx::array<T, 1> uniform(bsx::index_t n, double lo, double hi, unsigned seed) {
     std::uniform_real_distribution<double> u(lo, hi);
     for (T& x : v) x = static_cast<T>(u(rng));
     return v;
+}
+
+/// An n x n matrix of uniform(lo, hi, seed)'s values.
+template <class T>
+bsx::array<T, 2> uniform_matrix(bsx::index_t n, double lo, double hi, unsigned seed) {
+    const auto flat = uniform<T>(n * n, lo, hi, seed);
+    return bsx::reshape<2>(flat, {n, n});
 }
 
 void BM_sum_exp_bsx(benchmark::State& state) {
@@ -88,55 +99,84 @@ BENCHMARK(BM_hypot_outer_hand)->Apply(thread_args);
 template <class T>
 constexpr const char* type_name = sizeof(T) == 8 ? "f64" : "f32";
 
+/// Runs r = f(x) or r = f(x, y) for the benchmark's iterations.
+template <class F, class X, class R>
+void run_function(benchmark::State& state, F f, const X& x, const X& y, R& r) {
+    for (auto _ : state) {
+        if constexpr (std::is_invocable_v<F, X>)
+            r = f(x);
+        else
+            r = f(x, y);
+        benchmark::ClobberMemory();
+    }
+}
+
+void function_args(benchmark::internal::Benchmark* b) {
+    b->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
+}
+
+/// The name BM_math_<name>_<type>_<layout>_bsx.
+template <class T>
+std::string function_id(const char* name, const char* layout) {
+    return std::string("BM_math_") + name + "_" + type_name<T> + "_" + layout + "_bsx";
+}
+
 /// BM_math_<name>_<type>_<layout>_bsx: r = f(x...) over function_length elements, read
-/// with stride 1, 2 or 4, or over long_function_length contiguous ones, at 1 and 2 threads.
+/// with stride 1, 2 or 4, or over long_function_length contiguous ones, at 1 and 2 threads;
+/// with `more_layouts`, also over long_function_length elements read with stride 2 or 4, and
+/// over the 100 x 100 corner of a 1000 x 1000 array.
 template <class T, class F>
-void register_function(const char* name, F f, double scale = 1.0) {
+void register_function(const char* name, F f, double scale = 1.0, bool more_layouts = false) {
     struct layout {
         const char* name;
         bsx::index_t stride, length;
     };
-    for (const layout lay : {layout{"c", 1, function_length}, layout{"s2", 2, function_length},
-                             layout{"s4", 4, function_length}, layout{"m", 1, long_function_length}}) {
-        const std::string id = std::string("BM_math_") + name + "_" + type_name<T> + "_" + lay.name + "_bsx";
-        benchmark::RegisterBenchmark(id.c_str(),
-                                     [=](benchmark::State& state) {
-                                         set_threads(state, int(state.range(0)));
-                                         const bsx::index_t stride = lay.stride, n = lay.length;
-                                         const auto x0 = uniform<T>(n * stride, 0.5 * scale, 2.0 * scale, 4);
-                                         const auto y0 = uniform<T>(n * stride, 0.5, 2.0, 5);
-                                         const auto x = bsx::slice(x0, bsx::range(0, x0.size(), stride));
-                                         const auto y = bsx::slice(y0, bsx::range(0, y0.size(), stride));
-                                         auto r = bsx::zeros<T>(n);
-                                         for (auto _ : state) {
-                                             if constexpr (std::is_invocable_v<F, decltype(x)>)
-                                                 r = f(x);
-                                             else
-                                                 r = f(x, y);
-                                             benchmark::ClobberMemory();
-                                         }
-                                         state.SetItemsProcessed(state.iterations() * n);
-                                     })
-            ->ArgName("threads")
-            ->Arg(1)
-            ->Arg(2)
-            ->UseRealTime()
-            ->Unit(benchmark::kMicrosecond);
+    std::vector<layout> layouts{{"c", 1, function_length},
+                                {"s2", 2, function_length},
+                                {"s4", 4, function_length},
+                                {"m", 1, long_function_length}};
+    if (more_layouts) {
+        layouts.push_back({"ms2", 2, long_function_length});
+        layouts.push_back({"ms4", 4, long_function_length});
+        benchmark::RegisterBenchmark(function_id<T>(name, "v100").c_str(), [=](benchmark::State& state) {
+            set_threads(state, int(state.range(0)));
+            constexpr bsx::index_t whole = 1000, corner = 100;
+            const auto x0 = uniform_matrix<T>(whole, 0.5 * scale, 2.0 * scale, 4);
+            const auto y0 = uniform_matrix<T>(whole, 0.5, 2.0, 5);
+            const auto x = bsx::slice(x0, bsx::range(0, corner), bsx::range(0, corner));
+            const auto y = bsx::slice(y0, bsx::range(0, corner), bsx::range(0, corner));
+            auto r = bsx::zeros<T>(corner, corner);
+            run_function(state, f, x, y, r);
+            state.SetItemsProcessed(state.iterations() * corner * corner);
+        })->Apply(function_args);
+    }
+    for (const layout lay : layouts) {
+        benchmark::RegisterBenchmark(function_id<T>(name, lay.name).c_str(), [=](benchmark::State& state) {
+            set_threads(state, int(state.range(0)));
+            const bsx::index_t stride = lay.stride, n = lay.length;
+            const auto x0 = uniform<T>(n * stride, 0.5 * scale, 2.0 * scale, 4);
+            const auto y0 = uniform<T>(n * stride, 0.5, 2.0, 5);
+            const auto x = bsx::slice(x0, bsx::range(0, x0.size(), stride));
+            const auto y = bsx::slice(y0, bsx::range(0, y0.size(), stride));
+            auto r = bsx::zeros<T>(n);
+            run_function(state, f, x, y, r);
+            state.SetItemsProcessed(state.iterations() * n);
+        })->Apply(function_args);
     }
 }
 
 template <class T>
 void register_functions() {
-    register_function<T>("sqrt", bsx::sqrt);
+    register_function<T>("sqrt", bsx::sqrt, 1.0, true);
     register_function<T>("cbrt", bsx::cbrt);
-    register_function<T>("exp", bsx::exp);
+    register_function<T>("exp", bsx::exp, 1.0, true);
     register_function<T>("expm1", bsx::expm1);
-    register_function<T>("log", bsx::log);
+    register_function<T>("log", bsx::log, 1.0, true);
     register_function<T>("log2", bsx::log2);
     register_function<T>("log10", bsx::log10);
     register_function<T>("log1p", bsx::log1p);
-    register_function<T>("sin", bsx::sin);
-    register_function<T>("cos", bsx::cos);
+    register_function<T>("sin", bsx::sin, 1.0, true);
+    register_function<T>("cos", bsx::cos, 1.0, true);
     register_function<T>("tan", bsx::tan);
     register_function<T>("asin", bsx::asin, 0.5);
     register_function<T>("acos", bsx::acos, 0.5);
@@ -144,8 +184,8 @@ void register_functions() {
     register_function<T>("sinh", bsx::sinh);
     register_function<T>("cosh", bsx::cosh);
     register_function<T>("tanh", bsx::tanh);
-    register_function<T>("pow", bsx::pow);
-    register_function<T>("atan2", bsx::atan2);
+    register_function<T>("pow", bsx::pow, 1.0, true);
+    register_function<T>("atan2", bsx::atan2, 1.0, true);
     register_function<T>("hypot", bsx::hypot);
 }
 

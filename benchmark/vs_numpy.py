@@ -95,17 +95,21 @@ _DTYPES = {"float32": "np.float32", "float64": "np.float64", "int32": "np.int32"
            "bool": "np.bool_"}
 
 
+def _reduction_data(red, dtype, shape, name):
+    """The line that makes the matrix `name` of `shape` for np.<red> (see _reduction)."""
+    t = _DTYPES[dtype]
+    if red in ("all", "any"):
+        return f"{name} = np.{'ones' if red == 'all' else 'zeros'}({shape}, {t})\n"
+    if dtype.startswith("float"):
+        return f"{name} = np.random.default_rng(7).uniform(0.5, 1.5, {shape}).astype({t})\n"
+    return f"{name} = np.random.default_rng(7).integers(1, 4, {shape}).astype({t})\n"
+
+
 def _reduction(red, dtype, axis, size):
     """np.<red> of a size x size matrix, whole or along axis 0 or 1 into a preallocated r,
     on the data bench_axis_reductions.cpp uses: ones for all and zeros for any (full
     scans), else floats in [0.5, 1.5) or integers 1 to 3."""
-    t, shape = _DTYPES[dtype], f"({size}, {size})"
-    if red in ("all", "any"):
-        data = f"x = np.{'ones' if red == 'all' else 'zeros'}({shape}, {t})\n"
-    elif dtype.startswith("float"):
-        data = f"x = np.random.default_rng(7).uniform(0.5, 1.5, {shape}).astype({t})\n"
-    else:
-        data = f"x = np.random.default_rng(7).integers(1, 4, {shape}).astype({t})\n"
+    data = _reduction_data(red, dtype, f"({size}, {size})", "x")
     if axis == "whole":
         setup, stmt = data, f"np.{red}(x)"
     else:
@@ -114,12 +118,24 @@ def _reduction(red, dtype, axis, size):
     return (f"BM_np_{red}_{dtype}_{axis}_{size}x{size}_bsx", stmt, None, setup)
 
 
+def _reduction_of_view(red, dtype, view):
+    """np.<red>(x, axis=1) into a preallocated r, x a view: every 2nd column of a 2000 x 4000
+    matrix (stride2) or the 100 x 100 corner of a 1000 x 1000 one (view100)."""
+    whole, cut = ("(2000, 4000)", "x0[:, ::2]") if view == "stride2" else ("(1000, 1000)", "x0[:100, :100]")
+    setup = _reduction_data(red, dtype, whole, "x0") + f"x = {cut}; r = np.{red}(x, axis=1)\n"
+    return (f"BM_np_{red}_{dtype}_axis1_{view}_bsx", f"np.{red}(x, axis=1, out=r)", None, setup)
+
+
 REDUCTION_CASES = [
     _reduction(red, dtype, axis, size)
     for dtype in _DTYPES
     for red in (("all", "any") if dtype == "bool" else ("sum", "prod", "min", "max", "all", "any"))
     for axis in ("whole", "axis0", "axis1")
     for size in (100, 2000)
+] + [
+    _reduction_of_view(red, dtype, view)
+    for red, dtype in (("sum", "float32"), ("sum", "float64"), ("all", "bool"), ("any", "bool"))
+    for view in ("stride2", "view100")
 ]
 
 # ---- issue 9: vector math (benchmark/bench_math.cpp) --------------------------------------
@@ -136,13 +152,26 @@ _MATH = {
 }
 
 
+# 10^6 elements read with stride 1, 2 or 4 (lay m, ms2, ms4)
+_LONG_STRIDES = {"m": 1, "ms2": 2, "ms4": 4}
+# the functions that also run on ms2, ms4 and v100 (issue 36)
+_MORE_LAYOUTS = ("exp", "log", "sin", "cos", "atan2", "sqrt", "pow")
+
+
 def _math(fn, type_, lay):
     """r = fn(x[, y]) on 10^5 float or double elements read with stride 1, 2 or 4 (lay c, s2,
-    s4), or on 10^6 contiguous ones (lay m)."""
+    s4), on 10^6 ones read with stride 1, 2 or 4 (lay m, ms2, ms4), or on the 100 x 100
+    corner of a 1000 x 1000 array into a 100 x 100 one (lay v100)."""
     ufunc, ne_fn, arity, scale = _MATH[fn]
-    dtype, s = _TYPES[type_], _STRIDES.get(lay, 1)
-    setup = ("n = 1000000\n" if lay == "m" else _N) + (f"x0 = rand(n * {s}, {dtype}) * {dtype}({scale}); y0 = rand(n * {s}, {dtype})\n"
-                  f"x = x0[::{s}]; y = y0[::{s}]; r = np.empty(n, {dtype})\n")
+    dtype = _TYPES[type_]
+    if lay == "v100":
+        setup = (f"x0 = rand((1000, 1000), {dtype}) * {dtype}({scale}); y0 = rand((1000, 1000), {dtype})\n"
+                 f"x = x0[:100, :100]; y = y0[:100, :100]; r = np.empty((100, 100), {dtype})\n")
+    else:
+        s = _LONG_STRIDES.get(lay) or _STRIDES[lay]
+        setup = ("n = 1000000\n" if lay in _LONG_STRIDES else _N) + (
+            f"x0 = rand(n * {s}, {dtype}) * {dtype}({scale}); y0 = rand(n * {s}, {dtype})\n"
+            f"x = x0[::{s}]; y = y0[::{s}]; r = np.empty(n, {dtype})\n")
     args = "x" if arity == 1 else "x, y"
     ne = None if ne_fn is None else (ne_fn if "**" in ne_fn else f"{ne_fn}({args})")
     return (f"BM_math_{fn}_{type_}_{lay}_bsx", f"{ufunc}({args}, out=r)", ne, setup)
@@ -154,6 +183,7 @@ MATH_CASES = [
      "x = rand(4000, np.float64); y = rand(4000, np.float64)\n"
      "xc = x[:, None]; yr = y[None, :]; r = np.empty((4000, 4000))\n"),
     *[_math(fn, t, lay) for fn in _MATH for t in ("f64", "f32") for lay in (*_STRIDES, "m")],
+    *[_math(fn, t, lay) for fn in _MORE_LAYOUTS for t in ("f64", "f32") for lay in ("ms2", "ms4", "v100")],
 ]
 
 # ---- issue 32: sorting (benchmark/bench_sort.cpp) ------------------------------------------
@@ -188,6 +218,11 @@ SCAN_CLIP_CASES = [
 CREATION_RANDOM_CASES = [
     ("BM_linspace_bsx", "np.linspace(0.0, 1.0, 10**7)", None, ""),
     ("BM_normal_bsx", "g.standard_normal(out=r)", None, "g = np.random.default_rng(1); r = np.empty(10**7)\n"),
+    # issue 36: the fixed cost of a small new array, in NumPy's quickest spellings
+    *[(f"BM_zeros_{t}_{k}_bsx", f"np.zeros({k}{'' if t == 'f64' else ', np.float32'})", None, "")
+      for t in ("f64", "f32") for k in (100, 1000)],
+    *[(f"BM_arange_{t}_{k}_bsx", f"np.arange({k}.0)" if t == "f64" else f"np.arange({k}, dtype=np.float32)", None, "")
+      for t in ("f64", "f32") for k in (100, 1000)],
 ]
 
 # ---- issue 32: indexing by arrays (benchmark/bench_gather.cpp) ------------------------------

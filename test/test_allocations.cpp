@@ -11,6 +11,9 @@
 //   * `r = a*b + c*d - e/(f + 1.0)` into a correctly sized r (1000 x 1000): nothing.
 //   * `r += a`, `r = a + transpose(a)` (no aliasing), building an expression: nothing.
 //   * a few aliasing cases: only the overlapping operand is copied.
+//   * new arrays (zeros, ones, full, arange, a copy): one buffer each, from the plain
+//     operator new a cache line longer than the elements below 2 MiB, from the aligned one
+//     of exactly their size from there; freed once.
 //   * the fused matrix product `r = sum(in_dims<3>(a, {0,1}) * in_dims<3>(b, {1,2}), axis(1))`
 //     at n = 100 into a preallocated r: nothing (the reduction writes straight into r),
 //     never the n^3 product, with 1 and 2 threads.
@@ -58,6 +61,7 @@ namespace counting {
 std::atomic<std::size_t> calls{0};
 std::atomic<std::size_t> bytes{0};
 std::atomic<std::size_t> frees{0};
+std::atomic<std::size_t> aligned_calls{0};  // of the calls, those to the aligned operator new
 
 void* allocate(std::size_t n) {
     calls.fetch_add(1, std::memory_order_relaxed);
@@ -66,6 +70,7 @@ void* allocate(std::size_t n) {
 }
 void* allocate_aligned(std::size_t n, std::align_val_t al) {
     calls.fetch_add(1, std::memory_order_relaxed);
+    aligned_calls.fetch_add(1, std::memory_order_relaxed);
     bytes.fetch_add(n, std::memory_order_relaxed);
     const std::size_t a = static_cast<std::size_t>(al) < sizeof(void*) ? sizeof(void*) : static_cast<std::size_t>(al);
     const std::size_t rounded = ((n == 0 ? 1 : n) + a - 1) / a * a;  // aligned_alloc needs a multiple
@@ -122,13 +127,15 @@ double* volatile sink = nullptr;
 
 /// Allocation calls and bytes made while `f` runs (on any thread).
 struct usage {
-    std::size_t calls = 0, bytes = 0;
+    std::size_t calls = 0, bytes = 0, aligned_calls = 0, frees = 0;
 };
 template <class F>
 usage measure(F&& f) {
-    const std::size_t c0 = counting::calls.load(), b0 = counting::bytes.load();
+    const std::size_t c0 = counting::calls.load(), b0 = counting::bytes.load(), a0 = counting::aligned_calls.load(),
+                      f0 = counting::frees.load();
     f();
-    return {counting::calls.load() - c0, counting::bytes.load() - b0};
+    return {counting::calls.load() - c0, counting::bytes.load() - b0, counting::aligned_calls.load() - a0,
+            counting::frees.load() - f0};
 }
 
 /// Thread counts to measure with: 1 and 2 (the parallel path) with OpenMP, else one pass.
@@ -286,6 +293,65 @@ BOOST_AUTO_TEST_CASE(construction_allocates_only_the_result) {
     BOOST_TEST(u.bytes <= std::size_t(n * n) * sizeof(double) + 256);
 }
 
+/// `make()` allocates exactly one buffer of `bytes`, from the aligned operator new or not,
+/// starting on a multiple of `alignment`; destroying the array frees it.
+template <class F>
+void expect_one_buffer(F make, std::size_t bytes, bool aligned_new, std::size_t alignment) {
+    std::uintptr_t start = 0;
+    const auto u = measure([&] {
+        const auto a = make();
+        start = reinterpret_cast<std::uintptr_t>(a.data());
+    });
+    BOOST_TEST(u.calls == 1u);
+    BOOST_TEST(u.bytes == bytes);
+    BOOST_TEST(u.aligned_calls == (aligned_new ? 1u : 0u));
+    BOOST_TEST(u.frees == 1u);
+    BOOST_TEST(start % alignment == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(new_arrays_allocate_one_buffer) {
+    // Small arrays: one plain allocation a cache line longer than the elements (the aligned
+    // operator new costs several times as much on small sizes), aligned to a cache line
+    // within it; no second pass over the elements is visible here, but the values are
+    // checked. Arrays of 2 MiB and more: one aligned allocation of exactly their size, on a
+    // huge-page boundary.
+    constexpr std::size_t line = bsx::detail::cache_line_bytes, huge = bsx::detail::huge_page_bytes;
+    for (const index_t n : {index_t(1), index_t(100), index_t(1000), index_t(12345)}) {
+        BOOST_TEST_CONTEXT("n = " << n) {
+            const std::size_t d = std::size_t(n) * sizeof(double), f = std::size_t(n) * sizeof(float);
+            expect_one_buffer([n] { return bsx::zeros<double>(n); }, d + line, false, line);
+            expect_one_buffer([n] { return bsx::ones<float>(n); }, f + line, false, line);
+            expect_one_buffer([n] { return bsx::arange<double>(n); }, d + line, false, line);
+            expect_one_buffer([n] { return bsx::arange<std::int32_t>(n); }, std::size_t(n) * 4 + line, false, line);
+            expect_one_buffer([n] { return bsx::full(bsx::shape_t<2>{1, n}, 2.5); }, d + line, false, line);
+            const auto z = bsx::zeros<double>(n);
+            const auto r = bsx::arange<double>(n);
+            const auto i = bsx::arange<std::int32_t>(n);
+            for (index_t k = 0; k < n; ++k) {
+                BOOST_TEST(z(k) == 0.0);
+                BOOST_TEST(r(k) == double(k));
+                BOOST_TEST(i(k) == std::int32_t(k));
+            }
+        }
+    }
+    constexpr index_t big = index_t(huge / sizeof(double));
+    expect_one_buffer([] { return bsx::zeros<double>(big); }, huge, true, huge);
+    expect_one_buffer([] { return bsx::arange<double>(big); }, huge, true, huge);
+    // One element short of a huge page: the plain path, a cache line more.
+    expect_one_buffer([] { return bsx::zeros<double>(big - 1); }, huge - sizeof(double) + line, false, line);
+    const auto r = bsx::arange<double>(big);
+    BOOST_TEST(r(0) == 0.0);
+    BOOST_TEST(r(big - 1) == double(big - 1));
+    const auto z = bsx::zeros<double>(big);
+    BOOST_TEST(std::all_of(z.begin(), z.end(), [](double v) { return v == 0.0; }));
+    // A copy: one buffer of the same kind.
+    const auto small = bsx::arange<double>(100);
+    expect_one_buffer([&] { return bsx::array<double, 1>(small); }, 800 + line, false, line);
+    // Nothing for an empty array.
+    const auto none = measure([] { sink = bsx::zeros<double>(0).data(); });
+    BOOST_TEST(none.calls == 0u);
+}
+
 BOOST_AUTO_TEST_CASE(aliasing_copies_only_the_overlapping_operand) {
     const index_t n = 400;
     for (int t : thread_counts()) {
@@ -388,7 +454,9 @@ BOOST_AUTO_TEST_CASE(reductions_write_straight_into_the_destination) {
             });
             BOOST_TEST(size == std::size_t(n));
             BOOST_TEST(built.calls == 1u);
-            BOOST_TEST(built.bytes == std::size_t(n) * sizeof(double), built.bytes << " bytes");
+            // A buffer below huge_page_bytes asks for a cache line more, to align within it.
+            BOOST_TEST(built.bytes == std::size_t(n) * sizeof(double) + bsx::detail::cache_line_bytes,
+                       built.bytes << " bytes");
             for (index_t j = 0; j < n; ++j) BOOST_TEST(close(c(j), col[std::size_t(j)]), "column " << j);
             for (index_t i = 0; i < m; ++i) BOOST_TEST(close(r(i), row[std::size_t(i)]), "row " << i);
             // A destination inside the operand: the operand is read from one copy, so every

@@ -46,26 +46,25 @@
 
 using namespace test_support;
 
-// ============================================================== failing operator new[]
-// When armed, the next array allocation throws std::bad_alloc, as a real shortage would.
+// ============================================================== failing operator new
+// When armed, the next allocation throws std::bad_alloc, as a real shortage would.
 namespace {
-std::atomic<bool> fail_next_array_new{false};
+std::atomic<bool> fail_next_new{false};
 // Out of line, so that GCC does not pair an inlined free with the new[] at a call site.
 [[gnu::noinline]] void release(void* p) noexcept { std::free(p); }
 }  // namespace
 
 // Plain and array forms both replaced (malloc and free), so every new meets its own delete.
+// bsx::array's buffers come from the plain form below 2 MiB (aligned within), from the
+// aligned form from there.
 void* operator new(std::size_t n) {
+    if (fail_next_new.exchange(false)) throw std::bad_alloc();
     if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
     throw std::bad_alloc();
 }
-void* operator new[](std::size_t n) {
-    if (fail_next_array_new.exchange(false)) throw std::bad_alloc();
-    return operator new(n);
-}
-// bsx::array's buffers come from the aligned form (cache-line or huge-page aligned).
+void* operator new[](std::size_t n) { return operator new(n); }
 void* operator new(std::size_t n, std::align_val_t align) {
-    if (fail_next_array_new.exchange(false)) throw std::bad_alloc();
+    if (fail_next_new.exchange(false)) throw std::bad_alloc();
     const auto a = static_cast<std::size_t>(align);
     if (void* p = std::aligned_alloc(a, (n + a - 1) / a * a + (n == 0 ? a : 0))) return p;
     throw std::bad_alloc();
@@ -278,15 +277,22 @@ BOOST_AUTO_TEST_CASE(bad_alloc_leaves_the_destination_unchanged) {
         BOOST_TEST(fmt(a.shape()) == "(3,)");
         BOOST_TEST(contents(a) == (std::vector<double>{1, 2, 3}), boost::test_tools::per_element());
     };
-    fail_next_array_new = true;  // assignment that resizes: the new buffer fails
+    fail_next_new = true;  // assignment that resizes: the new buffer fails
     BOOST_CHECK_THROW(a = five * 2.0, std::bad_alloc);
     unchanged();
-    fail_next_array_new = true;  // copy assignment that resizes
+    fail_next_new = true;  // copy assignment that resizes
     BOOST_CHECK_THROW(a = five, std::bad_alloc);
     unchanged();
-    fail_next_array_new = true;  // a fresh array: nothing to keep, and nothing leaks (ASan)
+    fail_next_new = true;  // a fresh array: nothing to keep, and nothing leaks (ASan)
     BOOST_CHECK_THROW((bsx::array<double, 2>(bsx::shape_t<2>{4, 4})), std::bad_alloc);
-    fail_next_array_new = false;
+    constexpr bsx::index_t huge_page_elements = bsx::index_t{1} << 18;  // 2 MiB of doubles: the aligned form
+    fail_next_new = true;                                               // a fresh array of huge-page storage
+    BOOST_CHECK_THROW((bsx::array<double, 1>(bsx::shape_t<1>{huge_page_elements})), std::bad_alloc);
+    const bsx::array<double, 1> wide(bsx::shape_t<1>{huge_page_elements});
+    fail_next_new = true;  // resizing to huge-page storage
+    BOOST_CHECK_THROW(a = wide * 2.0, std::bad_alloc);
+    unchanged();
+    fail_next_new = false;
     a = five;  // and the next allocation works again
     BOOST_TEST(a.size() == 5);
 }

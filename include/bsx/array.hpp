@@ -35,6 +35,14 @@ struct nested_list<T, 0> {
 };
 }  // namespace detail
 
+namespace detail {
+/// Asks bsx::array for storage whose elements are default-initialized (indeterminate for
+/// numbers), for bsx's own factories that write every element next.
+struct uninitialized_t {
+    explicit uninitialized_t() = default;
+};
+}  // namespace detail
+
 /// Nested braces for a rank-N array: `{{1, 2, 3}, {4, 5, 6}}` for N = 2.
 template <class T, std::size_t N>
 using nested_list_t = typename detail::nested_list<T, N>::type;
@@ -59,6 +67,10 @@ public:
         allocate(shape, false);
         std::fill(begin(), end(), value);
     }
+
+    /// Default-initialized elements (indeterminate for numbers), for bsx's factories that
+    /// write every element next.
+    array(const shape_t<N>& shape, detail::uninitialized_t) { allocate(shape, false); }
 
     /// Nested braces; a ragged list throws std::invalid_argument.
     array(nested_list_t<T, N> values)
@@ -126,7 +138,7 @@ public:
         } else {
             // The old elements stay alive while the new ones are computed, so reading
             // this array on the right needs no copy.
-            array fresh(x.shape(), no_init{});
+            array fresh(x.shape(), detail::uninitialized_t{});
             detail::assign_broadcast(fresh.data(), fresh.shape_, fresh.strides(), x);
             *this = std::move(fresh);
         }
@@ -156,8 +168,6 @@ private:
     shape_t<N> shape_{};
     detail::storage_ptr<T> data_;
 
-    struct no_init {};
-    array(const shape_t<N>& shape, no_init) { allocate(shape, false); }
     array(const shape_t<N>& shape, const T* first, const T* last) {
         allocate(shape, false);
         std::copy(first, last, begin());

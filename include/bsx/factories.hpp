@@ -26,11 +26,12 @@ array<T, sizeof...(I)> ones(I... extents) {
     return full(detail::integer_extents("ones", extents...), T(1));
 }
 
-/// 0, 1, ..., n-1.
+/// 0, 1, ..., n-1: one allocation, each element written once.
 template <class T>
 array<T, 1> arange(index_t n) {
-    array<T, 1> a(shape_t<1>{n});
-    for (index_t i = 0; i < n; ++i) a(i) = static_cast<T>(i);
+    array<T, 1> a(shape_t<1>{n}, detail::uninitialized_t{});
+    T* out = a.data();
+    for (index_t i = 0; i < n; ++i) out[i] = static_cast<T>(i);
     return a;
 }
 

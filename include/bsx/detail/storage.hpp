@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <new>
 
@@ -18,17 +19,42 @@ namespace bsx::detail {
 /// use huge pages. Smaller ones would waste most of a huge page.
 inline constexpr std::size_t huge_page_bytes = std::size_t{2} << 20;
 
-constexpr std::align_val_t storage_alignment(std::size_t bytes) noexcept {
-    return std::align_val_t{bytes >= huge_page_bytes ? huge_page_bytes : 64};
+/// Smaller buffers start on a cache line.
+inline constexpr std::size_t cache_line_bytes = 64;
+
+/// Where a buffer of `bytes` comes from. A huge one from the aligned operator new. A
+/// smaller one from the plain operator new, cache_line_bytes longer than asked, aligned
+/// inside it, with the pointer to free stored just before the elements: the aligned
+/// operator new costs several times a plain one on small sizes (glibc's memalign splits
+/// and frees chunks where malloc takes one from its cache), which a 100-element array
+/// would feel. Either way one allocation.
+constexpr bool huge_storage(std::size_t bytes) noexcept { return bytes >= huge_page_bytes; }
+
+/// The first cache line boundary in `raw` past room for the pointer stored before it. The
+/// plain operator new returns at least pointer-aligned memory, so at most
+/// cache_line_bytes past raw.
+inline void* align_within(void* raw) noexcept {
+    const auto at = reinterpret_cast<std::uintptr_t>(raw) + sizeof(void*);
+    void* aligned = reinterpret_cast<void*>((at + cache_line_bytes - 1) & ~std::uintptr_t{cache_line_bytes - 1});
+    static_cast<void**>(aligned)[-1] = raw;
+    return aligned;
 }
 
-/// Destroys the elements and frees the buffer with the alignment it was allocated with.
+/// Frees a buffer of `bytes` that starts at p, as it was allocated.
+inline void free_storage(void* p, std::size_t bytes) noexcept {
+    if (huge_storage(bytes))
+        ::operator delete(p, std::align_val_t{huge_page_bytes});
+    else
+        ::operator delete(static_cast<void**>(p)[-1]);
+}
+
+/// Destroys the elements and frees the buffer as it was allocated.
 template <class T>
 struct storage_deleter {
     std::size_t count = 0;
     void operator()(T* p) const noexcept {
         std::destroy_n(p, count);
-        ::operator delete(static_cast<void*>(p), storage_alignment(count * sizeof(T)));
+        free_storage(p, count * sizeof(T));
     }
 };
 
@@ -36,22 +62,29 @@ template <class T>
 using storage_ptr = std::unique_ptr<T[], storage_deleter<T>>;
 
 /// A buffer of n > 0 elements, value-initialized (zero for numbers) or default-initialized.
-/// The byte size must not overflow (checked_size has said so).
+/// The byte size must not overflow (checked_size has said so: PTRDIFF_MAX at most, so the
+/// cache line added stays below SIZE_MAX).
 template <class T>
 storage_ptr<T> allocate_storage(std::size_t n, bool value_init) {
+    static_assert(alignof(T) <= cache_line_bytes, "bsx: element types aligned past a cache line are not stored");
     const std::size_t bytes = n * sizeof(T);
-    void* raw = ::operator new(bytes, storage_alignment(bytes));
+    void* start;
+    if (huge_storage(bytes)) {
+        start = ::operator new(bytes, std::align_val_t{huge_page_bytes});
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (bytes >= huge_page_bytes) (void)madvise(raw, bytes, MADV_HUGEPAGE);  // a hint: failure changes nothing
+        (void)madvise(start, bytes, MADV_HUGEPAGE);  // a hint: failure changes nothing
 #endif
-    T* p = static_cast<T*>(raw);
+    } else {
+        start = align_within(::operator new(bytes + cache_line_bytes));
+    }
+    T* p = static_cast<T*>(start);
     try {
         if (value_init)
             std::uninitialized_value_construct_n(p, n);
         else
             std::uninitialized_default_construct_n(p, n);
     } catch (...) {
-        ::operator delete(raw, storage_alignment(bytes));
+        free_storage(start, bytes);
         throw;
     }
     return storage_ptr<T>(p, storage_deleter<T>{n});
