@@ -11,6 +11,11 @@
 //                 atan2 also 10^6 elements read every 2nd / 4th (ms2, ms4) and the
 //                 100 x 100 corner of a 1000 x 1000 array (v100, into a 100 x 100 array);
 //                 inputs in [0.5, 2) as vs_numpy.py's rand() (asin, acos: halved)
+//   rows_<f>_<type>_<len>   r = bsx::<f>(v) for exp, sin, cos, log: v the first rows_total / len
+//                 rows of len elements of a wider array (1000 columns, 2000 for rows of 1000),
+//                 as NumPy's a[:100, :100] of a 1000 x 1000 a (issue 36: the cost per row)
+//                 hand: rows copied into a buffer of 2048 elements, one call of the vector
+//                 kernel bsx calls (vmath) per buffer; hand_per_row: one call per row, in place
 //
 // Names: BM_<workload>_<variant>/threads:<t>/real_time (ratios.py, vs_numpy.py).
 #include <bsx/bsx.hpp>
@@ -20,7 +25,9 @@
 #include "bench_common.hpp"
 #include "math_hand_loops.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -189,11 +196,90 @@ void register_functions() {
     register_function<T>("hypot", bsx::hypot);
 }
 
+// ---- short rows (issue 36) -------------------------------------------------------------
+
+constexpr bsx::index_t rows_total = 10'000;
+
+/// The first rows_total / len rows of len elements of a wider array, and a destination.
+template <class T>
+struct short_rows {
+    bsx::index_t len, rows, cols;
+    bsx::array<T, 2> a;
+    bsx::array<T, 2> r;
+    explicit short_rows(bsx::index_t len_)
+        : len(len_),
+          rows(rows_total / len_),
+          cols(std::max<bsx::index_t>(1000, 2 * len_)),
+          a(bsx::zeros<T>(rows, cols)),
+          r(bsx::zeros<T>(rows, len)) {
+        const auto values = uniform<T>(rows * cols, 0.5, 2.0, 6);
+        std::copy(values.begin(), values.end(), a.begin());
+    }
+    auto view() const { return bsx::slice(a, bsx::range(0, rows), bsx::range(0, len)); }
+};
+
+/// Rows copied into a buffer, one kernel call per buffer (`staged`), or one call per row in
+/// place: the kernel bsx calls (K::run).
+template <class K, class T>
+void hand_rows(const T* a, bsx::index_t rows, bsx::index_t len, bsx::index_t stride, T* r, bool staged_rows) {
+    constexpr bsx::index_t buffer = 2048;
+    alignas(64) static thread_local T staged[buffer];
+    const bsx::index_t per_call = staged_rows ? std::max<bsx::index_t>(1, buffer / len) : 1;
+    for (bsx::index_t i = 0; i < rows; i += per_call) {
+        const bsx::index_t n = std::min(per_call, rows - i);
+        if (n == 1) {
+            K::run(r + i * len, len, a + i * stride, a + i * stride);
+            continue;
+        }
+        for (bsx::index_t k = 0; k < n; ++k) std::memcpy(staged + k * len, a + (i + k) * stride, sizeof(T) * len);
+        K::run(r + i * len, n * len, staged, staged);
+    }
+}
+
+template <class T, class K, class F>
+void register_rows(const char* name, F f) {
+    for (const bsx::index_t len : {bsx::index_t{16}, bsx::index_t{100}, bsx::index_t{1000}}) {
+        const std::string id = std::string("BM_rows_") + name + "_" + type_name<T> + "_" + std::to_string(len) + "_";
+        const auto add = [&](const char* variant, auto body) {
+            benchmark::RegisterBenchmark((id + variant).c_str(),
+                                         [=](benchmark::State& state) {
+                                             set_threads(state, int(state.range(0)));
+                                             short_rows<T> s(len);
+                                             for (auto _ : state) {
+                                                 body(s);
+                                                 benchmark::ClobberMemory();
+                                             }
+                                             state.SetItemsProcessed(state.iterations() * s.rows * s.len);
+                                             state.counters["rows"] = double(s.rows);
+                                         })
+                ->ArgName("threads")
+                ->Arg(1)
+                ->UseRealTime()
+                ->Unit(benchmark::kMicrosecond);
+        };
+        add("bsx", [f](short_rows<T>& s) { s.r = f(s.view()); });
+        add("hand", [](short_rows<T>& s) { hand_rows<K>(s.a.data(), s.rows, s.len, s.cols, s.r.data(), true); });
+        add("hand_per_row",
+            [](short_rows<T>& s) { hand_rows<K>(s.a.data(), s.rows, s.len, s.cols, s.r.data(), false); });
+    }
+}
+
+template <class T>
+void register_short_rows() {
+    namespace vm = bsx::detail::vmath;
+    register_rows<T, vm::exp>("exp", bsx::exp);
+    register_rows<T, vm::sin>("sin", bsx::sin);
+    register_rows<T, vm::cos>("cos", bsx::cos);
+    register_rows<T, vm::log>("log", bsx::log);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     register_functions<double>();
     register_functions<float>();
+    register_short_rows<double>();
+    register_short_rows<float>();
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     benchmark::RunSpecifiedBenchmarks();

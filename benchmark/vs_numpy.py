@@ -278,10 +278,26 @@ MATMUL_CASES = [
     for variant in ("bsx", "own") for n in (200, 1000, 2000)
 ]
 
+# ---- issue 36: math on short rows (benchmark/bench_math.cpp, BM_rows_*) ----------------------
+# r = f(v), v the first 10^4 / len rows of len elements of a wider array: a[:100, :100] of a
+# 1000 x 1000 a for rows of 100, as the C++ side (1000 columns, 2000 for rows of 1000).
+
+
+def _short_rows(fn, type_, length):
+    rows, cols = 10000 // length, max(1000, 2 * length)
+    setup = (f"a = rand(({rows}, {cols}), {_TYPES[type_]}); v = a[:, :{length}]\n"
+             f"r = np.empty(({rows}, {length}), {_TYPES[type_]})\n")
+    return (f"BM_rows_{fn}_{type_}_{length}_bsx", f"np.{fn}(v, out=r)", f"{fn}(v)", setup)
+
+
+SHORT_ROWS_CASES = [_short_rows(fn, t, n) for fn in ("exp", "sin", "cos", "log") for t in ("f32", "f64")
+                    for n in (16, 100, 1000)]
+
 # (title, benchmark binary, cases)
 SUITES = [
     ("element-wise", "bench_elementwise", ELEMENTWISE_CASES),
     ("vector math", "bench_math", MATH_CASES),
+    ("math on short rows", "bench_math", SHORT_ROWS_CASES),
     ("reductions", "bench_axis_reductions", REDUCTION_CASES),
     ("sorting", "bench_sort", SORT_CASES),
     ("index reductions and statistics", "bench_index_stats", INDEX_STATS_CASES),

@@ -85,13 +85,85 @@ inline isa host_isa() noexcept {
     return best;
 }
 
+// A block's tail, its last n < lanes elements, as one vector whose other lanes hold 1 (an
+// ordinary argument of every function, so that it takes no lane of a kernel to its slow
+// path, nor raises a floating-point flag), and the first n lanes of a result written back.
+// AVX-512 and AVX2 load and store the n elements under a mask, so a block of rows of 100
+// does not pay a trip through a stack buffer per row; SSE2 goes through the buffer.
+[[gnu::target("avx512f")]] inline __m512d load_part(const double* p, index_t n, __m512d) noexcept {
+    return _mm512_mask_loadu_pd(_mm512_set1_pd(1), __mmask8((1u << n) - 1), p);
+}
+[[gnu::target("avx512f")]] inline __m512 load_part(const float* p, index_t n, __m512) noexcept {
+    return _mm512_mask_loadu_ps(_mm512_set1_ps(1), __mmask16((1u << n) - 1), p);
+}
+[[gnu::target("avx512f")]] inline void store_part(double* p, index_t n, __m512d r) noexcept {
+    _mm512_mask_storeu_pd(p, __mmask8((1u << n) - 1), r);
+}
+[[gnu::target("avx512f")]] inline void store_part(float* p, index_t n, __m512 r) noexcept {
+    _mm512_mask_storeu_ps(p, __mmask16((1u << n) - 1), r);
+}
+[[gnu::target("avx2,fma")]] inline __m256i first_lanes_64(index_t n) noexcept {
+    return _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), _mm256_setr_epi64x(0, 1, 2, 3));
+}
+[[gnu::target("avx2,fma")]] inline __m256i first_lanes_32(index_t n) noexcept {
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(int(n)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+[[gnu::target("avx2,fma")]] inline __m256d load_part(const double* p, index_t n, __m256d) noexcept {
+    const __m256i m = first_lanes_64(n);
+    return _mm256_blendv_pd(_mm256_set1_pd(1), _mm256_maskload_pd(p, m), _mm256_castsi256_pd(m));
+}
+[[gnu::target("avx2,fma")]] inline __m256 load_part(const float* p, index_t n, __m256) noexcept {
+    const __m256i m = first_lanes_32(n);
+    return _mm256_blendv_ps(_mm256_set1_ps(1), _mm256_maskload_ps(p, m), _mm256_castsi256_ps(m));
+}
+[[gnu::target("avx2,fma")]] inline void store_part(double* p, index_t n, __m256d r) noexcept {
+    _mm256_maskstore_pd(p, first_lanes_64(n), r);
+}
+[[gnu::target("avx2,fma")]] inline void store_part(float* p, index_t n, __m256 r) noexcept {
+    _mm256_maskstore_ps(p, first_lanes_32(n), r);
+}
+template <class V, class T>
+V load_part(const T* p, index_t n, V) noexcept {
+    constexpr index_t lanes = sizeof(V) / sizeof(T);
+    T pad[lanes];
+    std::fill_n(pad, lanes, T(1));
+    std::memcpy(pad, p, std::size_t(n) * sizeof(T));
+    V v;
+    std::memcpy(&v, pad, sizeof v);
+    return v;
+}
+template <class T, class V>
+void store_part(T* p, index_t n, V r) noexcept {
+    T lane[sizeof(V) / sizeof(T)];
+    std::memcpy(lane, &r, sizeof r);
+    std::memcpy(p, lane, std::size_t(n) * sizeof(T));
+}
+
+// Whether some lane of v is infinite or NaN (v - v is then NaN, else 0), by one compare.
+[[gnu::target("avx512f")]] inline bool any_not_finite(__m512d v) noexcept {
+    return _mm512_cmp_pd_mask(_mm512_sub_pd(v, v), _mm512_setzero_pd(), _CMP_NEQ_UQ) != 0;
+}
+[[gnu::target("avx512f")]] inline bool any_not_finite(__m512 v) noexcept {
+    return _mm512_cmp_ps_mask(_mm512_sub_ps(v, v), _mm512_setzero_ps(), _CMP_NEQ_UQ) != 0;
+}
+[[gnu::target("avx2,fma")]] inline bool any_not_finite(__m256d v) noexcept {
+    return _mm256_movemask_pd(_mm256_cmp_pd(_mm256_sub_pd(v, v), _mm256_setzero_pd(), _CMP_NEQ_UQ)) != 0;
+}
+[[gnu::target("avx2,fma")]] inline bool any_not_finite(__m256 v) noexcept {
+    return _mm256_movemask_ps(_mm256_cmp_ps(_mm256_sub_ps(v, v), _mm256_setzero_ps(), _CMP_NEQ_UQ)) != 0;
+}
+inline bool any_not_finite(__m128d v) noexcept {
+    return _mm_movemask_pd(_mm_cmpneq_pd(_mm_sub_pd(v, v), _mm_setzero_pd())) != 0;
+}
+inline bool any_not_finite(__m128 v) noexcept {
+    return _mm_movemask_ps(_mm_cmpneq_ps(_mm_sub_ps(v, v), _mm_setzero_ps())) != 0;
+}
+
 // One block kernel per instruction set and element type: the same body compiled for that
 // target (a target attribute cannot depend on a template argument, and vector types lose
 // their attributes as template arguments, hence the macro). The tail is padded into one
-// more vector, never computed by other code, so an element's value does not depend on
-// where in a block it falls; the padding is 1, an ordinary argument of every function, so
-// that it takes no lane of a kernel to its slow path (nor raises a floating-point flag).
-// The output must not overlap the inputs.
+// more vector (load_part), never computed by other code, so an element's value does not
+// depend on where in a block it falls. The output must not overlap the inputs.
 //
 // CheckOverflow: the kernel returns whether some result may be infinite although its
 // arguments are finite (see redo_early_overflows): it adds every result vector into one
@@ -123,25 +195,20 @@ inline isa host_isa() noexcept {
                 std::memcpy(out + i, &r, sizeof r);                                                             \
         }                                                                                                       \
         if (i < n) {                                                                                            \
-            T pad_x[lanes], pad_y[lanes];                                                                       \
-            std::fill_n(pad_x, lanes, T(1));                                                                    \
-            std::fill_n(pad_y, lanes, T(1));                                                                    \
-            std::memcpy(pad_x, x + i, std::size_t(n - i) * sizeof(T));                                          \
-            std::memcpy(&a, pad_x, sizeof a);                                                                   \
+            a = load_part(x + i, n - i, V{});                                                                   \
             if constexpr (Arity == 2) {                                                                         \
-                std::memcpy(pad_y, y + i, std::size_t(n - i) * sizeof(T));                                      \
-                std::memcpy(&b, pad_y, sizeof b);                                                               \
+                b = load_part(y + i, n - i, V{});                                                               \
                 r = F(a, b);                                                                                    \
             } else {                                                                                            \
                 r = F(a);                                                                                       \
             }                                                                                                   \
             if constexpr (CheckOverflow) not_finite += r;                                                       \
-            std::memcpy(pad_x, &r, sizeof r);                                                                   \
-            std::memcpy(out + i, pad_x, std::size_t(n - i) * sizeof(T));                                        \
+            store_part(out + i, n - i, r);                                                                      \
         }                                                                                                       \
-        bool any = false;                                                                                       \
-        for (index_t k = 0; k < lanes; ++k) any |= not_finite[k] - not_finite[k] != 0;                          \
-        return any;                                                                                             \
+        if constexpr (CheckOverflow)                                                                            \
+            return any_not_finite(not_finite);                                                                  \
+        else                                                                                                    \
+            return false;                                                                                       \
     }
 BSX_VECTOR_MATH_BLOCK(avx512, "avx512f", double, __m512d, _mm512_stream_pd)
 BSX_VECTOR_MATH_BLOCK(avx512, "avx512f", float, __m512, _mm512_stream_ps)

@@ -29,8 +29,9 @@ struct expression_kernels {
     using rows_fn = void (*)(void* ev, void* out, index_t j0, index_t len, index_t rows, index_t out_next,
                              const first_exception* errors);
     /// A math node at the root: writes elements [j0, j0 + len) of a unit-stride row at out
-    /// itself, streamed or not, from the chunk the cursors expose.
-    using into_fn = void (*)(void* ev, void* out, index_t j0, index_t len, bool streaming);
+    /// itself, streamed or not, from the chunk the cursors expose; with `staged` > 0 or a
+    /// null out, after the rows staged before it (math_evaluator::write_chunk_into).
+    using into_fn = void (*)(void* ev, void* out, index_t j0, index_t len, bool streaming, index_t staged);
     rows_fn rows;
     into_fn into;  // null unless the root is a math node
 };
@@ -38,7 +39,7 @@ struct expression_kernels {
 /// Whether evaluator Ev computes its chunks into a unit-stride destination of T itself
 /// (a math node at the root: the function's results need no tile of their own).
 template <class Ev, class T>
-concept writes_into = requires(Ev& ev, T* out) { ev.write_chunk_into(out, index_t{}, index_t{}, bool{}); };
+concept writes_into = requires(Ev& ev, T* out) { ev.write_chunk_into(out, index_t{}, index_t{}, bool{}, index_t{}); };
 
 /// The chunk kernel of Ev: the leaves whose bit is set in Mask are held in registers. The
 /// one vectorized loop an expression compiles per such choice.
@@ -62,8 +63,8 @@ void compute_rows(void* evaluator, void* out, index_t j0, index_t len, index_t r
 }
 
 template <class Ev, class T>
-void compute_into(void* evaluator, void* out, index_t j0, index_t len, bool streaming) {
-    static_cast<Ev*>(evaluator)->write_chunk_into(static_cast<T*>(out), j0, len, streaming);
+void compute_into(void* evaluator, void* out, index_t j0, index_t len, bool streaming, index_t staged) {
+    static_cast<Ev*>(evaluator)->write_chunk_into(static_cast<T*>(out), j0, len, streaming, staged);
 }
 
 /// The kernels the plan needs: the chunk kernel with the operand plan.constant_leaf - 1
@@ -111,10 +112,27 @@ void run_rows(const loop_plan<D>& plan, const evaluator_copy<D>& copy, expressio
     }
 }
 
+/// Rows of at most this many bytes are staged for a math node at the root: staging copies
+/// a row once, which costs less than the kernel call it saves only while the row is short.
+inline constexpr index_t max_staged_row_bytes = 256;
+
+/// How many whole rows a math node at the root computes per kernel call: short rows that
+/// lie one after another in the destination, each one chunk, fill its argument tiles
+/// (periodic_chunk elements); otherwise 1.
+template <std::size_t D>
+index_t rows_per_kernel_call(const loop_plan<D>& plan, bool math_root, std::size_t element_bytes) noexcept {
+    const std::size_t outer = plan.loop.nd - 1;
+    const index_t row = plan.loop.extent[outer];
+    if (!math_root || outer == 0 || row > plan.chunk || row * index_t(element_bytes) > max_staged_row_bytes ||
+        plan.dst_strides[outer] != 1 || plan.dst_strides[outer - 1] != row)
+        return 1;
+    return periodic_chunk / row;
+}
+
 /// Rows in chunks of plan.chunk elements through the leaves' tiles. With plan.streaming (a
 /// unit-stride destination only), chunks are computed into a tile and written with
 /// streaming stores, which do not read the destination first; a math node at the root
-/// writes a unit-stride row itself (kernels.into).
+/// writes a unit-stride row itself (kernels.into), and short rows a batch at a time.
 template <std::size_t D>
 void run_tiles(const loop_plan<D>& plan, const evaluator_copy<D>& copy, expression_kernels kernels, std::byte* dst,
                std::size_t dst_bytes, index_t begin, index_t end, const first_exception* errors) {
@@ -124,20 +142,36 @@ void run_tiles(const loop_plan<D>& plan, const evaluator_copy<D>& copy, expressi
     const index_t fill = std::min(chunk, loop.extent[outer]);  // tile elements one row needs
     const index_t b = index_t(dst_bytes);
     const fence_when_streaming fence{plan.streaming};
-    alignas(64) std::byte tile[periodic_chunk * 16];  // elements of at most 16 bytes (long double)
+    const index_t batch = rows_per_kernel_call(plan, kernels.into != nullptr, dst_bytes);
+    const bool placed = copy.leaves.unit_stride_rows(outer);  // staged rows need no begin_row
+    alignas(64) std::byte tile[periodic_chunk * 16];          // elements of at most 16 bytes (long double)
     for (row_runs<D> runs(loop, begin, end); runs.next();) {
         shape_t<D> idx = runs.index();
+        index_t staged = 0;  // rows staged for the next kernel call
         for (index_t r = 0; r < runs.rows(); ++r) {
             if (r > 0) ++idx[outer - 1];  // rows > 1 only with an outer axis
             if (errors && errors->stopped()) return;
-            copy.leaves.begin_row(idx.data(), outer, fill);
             std::byte* const drow = dst + row_offset(idx.data(), plan.dst_strides, outer) * b;
+            if (batch > 1 && runs.rows() > 1) {  // whole short rows, each one chunk: staged
+                const bool last = staged + 1 == batch || r + 1 == runs.rows();
+                if (placed) {
+                    copy.leaves.place(idx.data(), outer, 0);
+                } else {
+                    copy.leaves.begin_row(idx.data(), outer, fill);
+                    copy.leaves.prepare(0, fill);
+                }
+                kernels.into(copy.ev, last ? drow - staged * fill * b : nullptr, 0, fill, plan.streaming,
+                             staged * fill);
+                staged = last ? 0 : staged + 1;
+                continue;
+            }
+            copy.leaves.begin_row(idx.data(), outer, fill);
             for (index_t c = runs.first(); c < runs.stop(); c += chunk) {
                 if (errors && errors->stopped()) return;
                 const index_t len = std::min(chunk, runs.stop() - c);
                 copy.leaves.prepare(c, len);
                 if (dst_inner == 1 && kernels.into) {
-                    kernels.into(copy.ev, drow + c * b, c, len, plan.streaming);
+                    kernels.into(copy.ev, drow + c * b, c, len, plan.streaming, 0);
                 } else if (dst_inner == 1 && !plan.streaming) {
                     kernels.rows(copy.ev, drow + c * b, c, len, 1, 0, nullptr);
                 } else {

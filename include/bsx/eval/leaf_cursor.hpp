@@ -128,6 +128,14 @@ struct leaf_set {
             if (leaves[i]->inner != 1 || leaves[i]->steps.period != 0 || leaves[i]->generate) return false;
         return true;
     }
+    /// Whether every leaf reads its rows along loop axis `inner` where they lie, with unit
+    /// stride, so that place() exposes a whole row without begin_row.
+    bool unit_stride_rows(std::size_t inner) const noexcept {
+        for (std::size_t i = 0; i < count; ++i)
+            if (leaves[i]->steps.stride[inner] != 1 || leaves[i]->steps.period != 0 || leaves[i]->generate)
+                return false;
+        return true;
+    }
     /// place() at the row `rows` steps along `axis` from where `from` (the same leaves in
     /// another copy) was placed: no row start to find again.
     void place_apart(const leaf_set& from, index_t rows, std::size_t axis) const noexcept {

@@ -12,6 +12,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 #include <utility>
 
@@ -73,7 +74,7 @@ struct math_evaluator : Node {
         noexcept(std::declval<Node&>().prepare(0, 0), std::declval<const Node&>().template chunk_reader<0>().load(0));
 
     void prepare(index_t j0, index_t len) noexcept(arguments_never_throw) {
-        load_arguments(j0, len, false);
+        load_arguments(j0, len, false, false, 0);
         run_kernel(result, 0, len, false);
     }
     /// At the root of an assignment into a unit-stride row: the function's results go
@@ -83,16 +84,18 @@ struct math_evaluator : Node {
     /// streamed after takes the sum of both times, not the larger); the elements before
     /// out's first 64-byte boundary take ordinary stores. Splitting the chunk there changes
     /// no bits: an element's value never depends on where in a block it falls.
-    void write_chunk_into(R* out, index_t j0, index_t len, bool streaming) noexcept(arguments_never_throw) {
-        // Arguments that read the destination itself are copied: the kernel's output must
-        // not overlap its inputs.
-        load_arguments(j0, len, this->reads_memory_of_destination());
-        const auto address = reinterpret_cast<std::uintptr_t>(out);
-        if (!streaming || address % sizeof(R) != 0) return run_kernel(out, 0, len, false);
-        const auto misaligned = index_t(address % 64 / sizeof(R));
-        const index_t head = misaligned == 0 ? 0 : std::min(len, index_t(64 / sizeof(R)) - misaligned);
-        if (head > 0) run_kernel(out, 0, head, false);
-        run_kernel(out + head, head, len - head, true);
+    /// Short rows that lie one after another in the destination are staged instead, so that
+    /// one kernel call serves several rows (per short row, the call would cost more than
+    /// its math): with `staged` > 0 or a null `out`, the chunk's arguments are copied into
+    /// the tiles after the `staged` elements already there, and with `out` (where the first
+    /// staged element goes) the function then runs on all of them. The bits are the same.
+    /// Arguments that read the destination itself are copied: the kernel's output must not
+    /// overlap its inputs.
+    void write_chunk_into(R* out, index_t j0, index_t len, bool streaming,
+                          index_t staged) noexcept(arguments_never_throw) {
+        const bool in_tiles = staged > 0 || !out;
+        load_arguments(j0, len, in_tiles, in_tiles || this->reads_memory_of_destination(), staged);
+        if (out) write_results(out, staged + len, streaming, in_tiles);
     }
 
     struct reader {
@@ -122,38 +125,53 @@ private:
     // write_chunk passes a user function's exception on to the loop, which hands it to
     // the caller (such readers run without the simd pragma).
     // An argument already in memory of type R (an array's row, a nested math node's
-    // results) is read where it is, unless `copy_all`; the others are evaluated into tiles.
-    // A fusing kernel reads its argument through the reader instead (it reads each vector's
-    // arguments before it writes them, as any element-wise loop does, so no copy either).
-    void load_arguments(index_t j0, index_t len, bool copy_all) noexcept(arguments_never_throw) {
+    // results) is read where it is, unless `copy_all`; the others are evaluated into tiles,
+    // from element `at` on. A fusing kernel reads its argument through the reader instead
+    // (it reads each vector's arguments before it writes them, as any element-wise loop
+    // does, so no copy either), unless `in_tiles` (staged rows).
+    void load_arguments(index_t j0, index_t len, bool in_tiles, bool copy_all,
+                        index_t at) noexcept(arguments_never_throw) {
         Node::prepare(j0, len);
-        if constexpr (!fuses_argument) {
-            std::size_t k = 0;
-            this->visit_children([&](const auto& argument_node) {
-                const auto reader = argument_node.template chunk_reader<0>();
-                if constexpr (contiguous_reader<decltype(reader), R>) {
-                    if (!copy_all) {
-                        argument[k++] = reader.data();
-                        return;
-                    }
+        if (fuses_argument && !in_tiles) return;
+        std::size_t k = 0;
+        this->visit_children([&](const auto& argument_node) {
+            const auto reader = argument_node.template chunk_reader<0>();
+            R* tile = args + k * chunk_limit;
+            if constexpr (contiguous_reader<decltype(reader), R>) {
+                if (!copy_all) {
+                    argument[k++] = reader.data();
+                    return;
                 }
-                R* tile = args + k * chunk_limit;
-                write_chunk(reader, tile, len);
-                argument[k++] = tile;
-            });
-        }
+                std::memcpy(tile + at, reader.data(), std::size_t(len) * sizeof(R));  // the widest vectors
+            } else {
+                write_chunk(reader, tile + at, len);
+            }
+            argument[k++] = tile;
+        });
+    }
+    /// The function's n results into out, streamed where asked and out is aligned to its
+    /// elements; `staged`: the arguments are in the tiles.
+    void write_results(R* out, index_t n, bool streaming, bool staged) noexcept {
+        const auto address = reinterpret_cast<std::uintptr_t>(out);
+        if (!streaming || address % sizeof(R) != 0) return run_kernel(out, 0, n, false, staged);
+        const auto misaligned = index_t(address % 64 / sizeof(R));
+        const index_t head = misaligned == 0 ? 0 : std::min(n, index_t(64 / sizeof(R)) - misaligned);
+        if (head > 0) run_kernel(out, 0, head, false, staged);
+        run_kernel(out + head, head, n - head, true, staged);
     }
     /// The function on arguments [from, from + n) into out[0, n); `stream`: out is
     /// 64-byte aligned and written with streaming stores (by the vector kernels; libm's
-    /// element-by-element path, without SLEEF, stores plainly).
-    void run_kernel(R* out, index_t from, index_t n, bool stream) noexcept {
+    /// element-by-element path, without SLEEF, stores plainly). `staged`: the arguments are
+    /// in the tiles, also for a fusing kernel.
+    void run_kernel(R* out, index_t from, index_t n, bool stream, bool staged = false) noexcept {
         if constexpr (fuses_argument) {
-            const auto reader = child<0>(this->children).template chunk_reader<0>();
-            kernels::run_fused(
-                out, n, [&](index_t i) { return convert<R>(reader.load(from + i)); }, stream);
-        } else {
-            kernels::run(out, n, argument[0] + from, argument[Arity - 1] + from, stream);
+            if (!staged) {
+                const auto reader = child<0>(this->children).template chunk_reader<0>();
+                return kernels::run_fused(
+                    out, n, [&](index_t i) { return convert<R>(reader.load(from + i)); }, stream);
+            }
         }
+        kernels::run(out, n, argument[0] + from, argument[Arity - 1] + from, stream);
     }
 };
 
