@@ -159,9 +159,10 @@ void write_chunk(const Reader reader, T* out, index_t len) noexcept(noexcept(rea
 #endif
 /// Element copies for code written once for every element type: elements of `bytes`
 /// bytes are moved as unsigned integers of that size, which may alias any object (long
-/// double's 16 bytes by memcpy). Strides 2 and 4 of 4- and 8-byte elements (float, double,
-/// int32, int64), and -1 of any, are constants in loops of their own, which then vectorize
-/// (vector loads and shuffles); every other stride and size runs plainly.
+/// double's 16 bytes by memcpy). Gathers at stride 2 and -1 of any size (every other
+/// column, of bools too; a reversed axis), at stride 4 and writes at strides 2 and 4 of 4- and
+/// 8-byte elements (float, double, int32, int64) are constants in loops of their own, which
+/// then vectorize (vector loads and shuffles); every other stride and size runs plainly.
 using element_1 [[gnu::may_alias]] = std::uint8_t;
 using element_2 [[gnu::may_alias]] = std::uint16_t;
 using element_4 [[gnu::may_alias]] = std::uint32_t;
@@ -203,7 +204,7 @@ bool with_element_size(std::size_t bytes, F&& f) {
         constexpr bool vectors = sizeof(U) == 4 || sizeof(U) == 8;
         if (to_stride == 1 && from_stride == -1)  // a reversed axis (flip): vector loads, then a shuffle
             copy(back{}, one{});
-        else if (vectors && to_stride == 1 && from_stride == 2)
+        else if (to_stride == 1 && from_stride == 2)  // every size: every other column of bools too
             copy(two{}, one{});
         else if (vectors && to_stride == 1 && from_stride == 4)
             copy(four{}, one{});
