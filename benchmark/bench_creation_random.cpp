@@ -29,8 +29,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 
 namespace {
 
@@ -171,66 +174,41 @@ namespace {
 template <class T>
 constexpr const char* type_name = sizeof(T) == 8 ? "f64" : "f32";
 
-template <class T>
-void run_zeros_bsx(benchmark::State& state, bsx::index_t k) {
+/// One new array per iteration, made by make(k): k items each.
+template <class Make>
+void time_new_arrays(benchmark::State& state, bsx::index_t k, Make make) {
     set_threads(state, static_cast<int>(state.range(0)));
     for (auto _ : state) {
-        auto a = bsx::zeros<T>(k);
-        benchmark::DoNotOptimize(a.data());
+        auto a = make(k);
+        benchmark::DoNotOptimize(a);
         benchmark::ClobberMemory();
     }
     state.SetItemsProcessed(state.iterations() * k);
 }
 
-template <class T>
-void run_zeros_hand(benchmark::State& state, bsx::index_t k) {
-    set_threads(state, static_cast<int>(state.range(0)));
-    for (auto _ : state) {
-        std::unique_ptr<T[]> a(new T[std::size_t(k)]());
-        benchmark::DoNotOptimize(a.get());
-        benchmark::ClobberMemory();
-    }
-    state.SetItemsProcessed(state.iterations() * k);
-}
-
-template <class T>
-void run_arange_bsx(benchmark::State& state, bsx::index_t k) {
-    set_threads(state, static_cast<int>(state.range(0)));
-    for (auto _ : state) {
-        auto a = bsx::arange<T>(k);
-        benchmark::DoNotOptimize(a.data());
-        benchmark::ClobberMemory();
-    }
-    state.SetItemsProcessed(state.iterations() * k);
-}
-
-template <class T>
-void run_arange_hand(benchmark::State& state, bsx::index_t k) {
-    set_threads(state, static_cast<int>(state.range(0)));
-    for (auto _ : state) {
-        std::unique_ptr<T[]> a(new T[std::size_t(k)]);
-        for (bsx::index_t i = 0; i < k; ++i) a[std::size_t(i)] = T(i);
-        benchmark::DoNotOptimize(a.get());
-        benchmark::ClobberMemory();
-    }
-    state.SetItemsProcessed(state.iterations() * k);
-}
-
-/// BM_<zeros|arange>_<type>_<k>_<bsx|hand> for k = 100 and 1000.
+/// BM_<zeros|arange>_<type>_<k>_<bsx|hand> for k = 100 and 1000; the hand side allocates
+/// with new T[k] (zeroed for zeros) and writes i into element i for arange.
 template <class T>
 void register_small_arrays() {
-    using runner = void (*)(benchmark::State&, bsx::index_t);
-    struct variant {
-        const char *name, *side;
-        runner run;
+    using maker = std::function<void(benchmark::State&, bsx::index_t)>;
+    const auto timed = [](auto make) -> maker {
+        return [make](benchmark::State& state, bsx::index_t k) { time_new_arrays(state, k, make); };
+    };
+    const std::pair<const char*, maker> variants[] = {
+        {"zeros_bsx", timed([](bsx::index_t k) { return bsx::zeros<T>(k); })},
+        {"zeros_hand", timed([](bsx::index_t k) { return std::unique_ptr<T[]>(new T[std::size_t(k)]()); })},
+        {"arange_bsx", timed([](bsx::index_t k) { return bsx::arange<T>(k); })},
+        {"arange_hand", timed([](bsx::index_t k) {
+             std::unique_ptr<T[]> a(new T[std::size_t(k)]);
+             for (bsx::index_t i = 0; i < k; ++i) a[std::size_t(i)] = T(i);
+             return a;
+         })},
     };
     for (const bsx::index_t k : {100, 1000})
-        for (const variant v :
-             {variant{"zeros", "bsx", run_zeros_bsx<T>}, variant{"zeros", "hand", run_zeros_hand<T>},
-              variant{"arange", "bsx", run_arange_bsx<T>}, variant{"arange", "hand", run_arange_hand<T>}}) {
-            const std::string id =
-                std::string("BM_") + v.name + "_" + type_name<T> + "_" + std::to_string(k) + "_" + v.side;
-            benchmark::RegisterBenchmark(id.c_str(), [run = v.run, k](benchmark::State& state) { run(state, k); })
+        for (const auto& [name, run] : variants) {
+            const std::string kind(name, std::strchr(name, '_'));
+            const std::string id = "BM_" + kind + "_" + type_name<T> + "_" + std::to_string(k) + std::strchr(name, '_');
+            benchmark::RegisterBenchmark(id.c_str(), [run, k](benchmark::State& state) { run(state, k); })
                 ->Apply(thread_args)
                 ->Unit(benchmark::kNanosecond);
         }

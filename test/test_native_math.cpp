@@ -23,6 +23,7 @@ namespace {
 
 using bsx::index_t;
 
+using test_support::expect_same_bits;
 using test_support::same_bits;
 
 /// Values whose roots are special next to ordinary ones: negative (NaN), -0, NaN, inf,
@@ -39,16 +40,6 @@ bsx::array<T, 1> mixed(index_t n, unsigned seed, bool with_specials = true) {
         x(i) =
             with_specials && i % 7 == 3 ? specials[std::size_t(i / 7) % std::size(specials)] : static_cast<T>(u(rng));
     return x;
-}
-
-template <class T, class A, class B>
-void expect_same_bits(const A& got, const B& want, const char* what) {
-    BOOST_TEST_REQUIRE(got.size() == want.size());
-    auto g = got.begin();
-    auto w = want.begin();
-    std::size_t differing = 0;
-    for (; g != got.end(); ++g, ++w) differing += !same_bits(T(*g), T(*w));
-    BOOST_TEST(differing == 0u, what << ": " << differing << " elements differ");
 }
 
 template <class T>

@@ -24,8 +24,8 @@
 namespace {
 
 using bsx::index_t;
+using test_support::expect_same_bits;
 using test_support::for_thread_counts;
-using test_support::same_bits;
 
 /// rows x cols values in [-4, 4), with specials among them: NaN, infinities, zeros, a
 /// subnormal, the largest finite value and arguments where exp overflows (SLEEF's early
@@ -53,18 +53,6 @@ bsx::array<T, 2> values(index_t rows, index_t cols, unsigned seed) {
         ++k;
     }
     return x;
-}
-
-/// Compares arrays, or a view (evaluated first) with an array.
-template <class T, class A>
-void expect_same_bits(const A& got_expression, const bsx::array<T, 2>& want, const std::string& what) {
-    const bsx::array<T, 2> got = got_expression;
-    BOOST_TEST_REQUIRE(got.size() == want.size());
-    auto g = got.begin();
-    auto w = want.begin();
-    std::size_t differing = 0;
-    for (; g != got.end(); ++g, ++w) differing += !same_bits(T(*g), T(*w));
-    BOOST_TEST(differing == 0u, what << ": " << differing << " elements differ");
 }
 
 /// f(v) into a fresh array, into rows at an offset of one row and of one element, each

@@ -45,6 +45,18 @@ void for_thread_counts(F&& f) {
 inline bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 inline bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
+/// Checks that two expressions of one shape (arrays, views, lazy expressions; evaluated
+/// first) hold the same bits element for element, compared as T; says how many differ.
+template <class T, class A, class B>
+void expect_same_bits(const A& got_expression, const B& want_expression, const std::string& what) {
+    const auto got = bsx::eval(got_expression);
+    const auto want = bsx::eval(want_expression);
+    BOOST_TEST_REQUIRE(got.size() == want.size());
+    std::size_t differing = 0;
+    for (auto g = got.begin(), w = want.begin(); g != got.end(); ++g, ++w) differing += !same_bits(T(*g), T(*w));
+    BOOST_TEST(differing == 0u, what << ": " << differing << " elements differ");
+}
+
 /// A shape as NumPy prints it: `()`, `(3,)`, `(2,3)`.
 template <class S>
 std::string fmt(const S& s) {
