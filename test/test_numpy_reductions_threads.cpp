@@ -617,6 +617,37 @@ BOOST_AUTO_TEST_CASE(statistics_of_arrays_by_slabs_equal_the_lazy_formula) {
     expect_array(out, {2}, std::vector<double>{7, 7});
 }
 
+BOOST_AUTO_TEST_CASE(statistics_of_contiguous_runs_equal_the_lazy_formula) {
+    // Where the reduced axes are an array's last and contiguous, and there are many outputs,
+    // var and std reduce each output's run alone: the runs here are one element, shorter
+    // than a chunk, several chunks and several blocks of the tree long, in doubles and
+    // floats, with NaNs, below and above the outputs that path needs: the formula's bits.
+    const auto same_results = [](const auto& a, const auto& b) {
+        return identical(contents(bsx::eval(a)), contents(bsx::eval(b)));
+    };
+    for (const auto& size :
+         std::vector<std::pair<index_t, index_t>>{{300, 1}, {200, 7}, {64, 257}, {63, 257}, {80, 2048}, {70, 5001}}) {
+        const index_t rows = size.first, run = size.second;  // (clang 14 captures no bindings)
+        auto v = random_values(std::size_t(rows * run), 11, -1e3, 1e3 + 7);
+        for (std::size_t i = 13; i < v.size(); i += 4999) v[i] = qnan;
+        const auto x = make_array<2>(std::vector<index_t>{rows, run}, v);
+        std::vector<float> w(v.begin(), v.end());
+        const auto f = make_array<3, float>(std::vector<index_t>{rows, 1, run}, w);
+        for_thread_counts([&] {
+            BOOST_TEST(same_results(bsx::var(x, 1), bsx::var(x + 0.0, 1)), rows << " x " << run);
+            BOOST_TEST(same_results(bsx::std(x, -1, bsx::keepdims, bsx::ddof(1)),
+                                    bsx::std(x + 0.0, -1, bsx::keepdims, bsx::ddof(1))));
+            BOOST_TEST(same_results(bsx::std(f, bsx::axes(2, 1)), bsx::std(f + 0.0f, bsx::axes(2, 1))));
+            BOOST_TEST(same_results(bsx::var(bsx::flip(f, 0), 2, bsx::ddof(run)),
+                                    bsx::var(bsx::flip(f, 0) + 0.0f, 2, bsx::ddof(run))));
+        });
+    }
+    // Runs that are not contiguous (every other column) take the slab path: the same bits.
+    const auto x = make_array<2>(std::vector<index_t>{100, 600}, random_values(60000, 12, 0, 1));
+    const auto odd = bsx::slice(x, bsx::all, bsx::range(1, 600, 2));
+    BOOST_TEST(same_results(bsx::std(odd, 1), bsx::std(odd + 0.0, 1)));
+}
+
 // ================================================================== median and quantile
 
 /// NumPy's median and linear quantile of s, from a sorted copy: NaN if any is NaN.

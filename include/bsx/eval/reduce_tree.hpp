@@ -301,6 +301,19 @@ void combine_chunks(const block_plan& plan, index_t n, index_t width, A* out, A*
     });
 }
 
+/// The tree's value of the n elements `reader` loads (load(j), j in [0, n)), one output
+/// alone: the same bits as every traversal gives an output of n elements.
+template <class Op, class A, class Reader>
+A tree_value(const Reader& reader, index_t n) noexcept {
+    const block_plan plan(n);
+    A result, stream[pairwise_stream<Op, A>::max_slots], halving[block_plan::max_blocks];
+    combine_chunks<Op, A>(plan, n, 1, &result, stream, halving, [&](index_t c0, index_t c1, A* room) {
+        *room = reduce_chunk<Op, A>(shifted_reader{reader, c0}, c1 - c0);
+        return static_cast<const A*>(room);
+    });
+    return result;
+}
+
 }  // namespace bsx::detail
 
 #if defined(__clang__)

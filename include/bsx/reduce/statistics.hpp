@@ -18,6 +18,8 @@
 #include "../eval/alias.hpp"
 #include "../eval/computed_whole.hpp"
 #include "../eval/evaluator.hpp"
+#include "../eval/parallel.hpp"
+#include "../eval/reduce_tree.hpp"
 #include "../expr/unary_node.hpp"
 #include "../view/strided_view.hpp"
 #include "../expr/expression.hpp"
@@ -138,6 +140,9 @@ public:
         if (const shape_t<rank> now = formula(slab(0, rows())).shape(); now != shape_)
             throw_resized_operand(Sqrt ? "std" : "var", now, shape_);
         if (shape_size(shape_) == 0) return;
+        if constexpr (rank > 0 && std::is_floating_point_v<T>) {
+            if (trailing_runs()) return write_runs(out);
+        }
         if constexpr (rank > 0) {
             if (!reduces_first_axis()) {  // the result's first axis is the operand's, not empty
                 const index_t row = std::max<index_t>(1, operand().size() / rows());
@@ -162,6 +167,67 @@ public:
     bool writes_over_operand(const value_type*) const noexcept { return false; }
 
 private:
+    /// Outputs from which on write_runs pays: enough for every thread to have several.
+    static constexpr index_t min_runs = 64;
+
+    /// Whether every output reduces one contiguous run of the operand (the reduced axes
+    /// are its last ones and contiguous), and there are enough outputs for write_runs.
+    bool trailing_runs() const noexcept {
+        constexpr std::size_t L = N - K;
+        std::array<bool, N> reduced{};
+        for (const index_t a : axes_) reduced[std::size_t(a < 0 ? a + index_t(N) : a)] = true;
+        const auto& shape = operand().shape();
+        const auto& strides = operand().strides();
+        index_t run = 1;
+        for (std::size_t a = N; a-- > L;) {
+            if (!reduced[a] || (shape[a] != 1 && strides[a] != run)) return false;
+            run *= shape[a];
+        }
+        return run > 0 && shape_size(shape_) >= min_runs;
+    }
+
+    /// var or std where trailing_runs: output by output, its run's mean, then its squared
+    /// deviations, the run read the second time from the nearest cache; threads take
+    /// whole outputs. Each sum takes the tree of the formula's reductions (tree_value),
+    /// and the formula's operations in its order, so the bits are the formula's.
+    void write_runs(value_type* out) const {
+        static_assert(std::is_same_v<value_type, T>);
+        using Sum = ops::sum_reduction;
+        struct run_reader {
+            const T* p;
+            T load(index_t j) const noexcept { return p[j]; }
+        };
+        struct squared_deviation_reader {
+            const T* p;
+            T mean;
+            T load(index_t j) const noexcept {
+                const T d = p[j] - mean;
+                return d * d;
+            }
+        };
+        constexpr std::size_t L = N - K;
+        const auto& shape = operand().shape();
+        const auto& strides = operand().strides();
+        const T* data = operand().data();
+        const index_t m = n_;
+        const T divisor = variance_divisor<T>(m, ddof_);
+        parallel_for(shape_size(shape_), region_threads(operand().size()), 1,
+                     [&](index_t begin, index_t end, const first_exception*) {
+                         for (index_t i = begin; i < end; ++i) {
+                             index_t offset = 0;
+                             for (index_t rest = i, a = L; a-- > 0; rest /= shape[a])
+                                 offset += rest % shape[a] * strides[a];
+                             const T* p = data + offset;
+                             const T mean = tree_value<Sum, T>(run_reader{p}, m) / T(m);
+                             const T v = tree_value<Sum, T>(squared_deviation_reader{p, mean}, m) / divisor;
+                             if constexpr (Sqrt)
+                                 out[i] = std::sqrt(v);
+                             else
+                                 out[i] = v;
+                         }
+                     });
+    }
+
     /// Bytes of operand per slab: well within any last-level cache, and enough that a
     /// slab's two reductions cost little beside reading it.
     static constexpr index_t slab_bytes = index_t(2) << 20;
