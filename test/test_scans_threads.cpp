@@ -134,13 +134,16 @@ BOOST_AUTO_TEST_CASE(scans_of_empty_extents_and_rank_0) {
 
 // ---------------------------------------------------------------- large cases, every thread count
 BOOST_AUTO_TEST_CASE(large_scans_are_the_same_bits_at_any_thread_count) {
-    // Along the last axis, longer than a block (several blocks per row, and rows of one block).
+    // Along the last axis, longer than a block (several blocks per row, and rows of one block);
+    // along others in one block, whose columns the threads split in strips of a row or whole
+    // rows.
     struct case_t {
         std::vector<index_t> shape;
         std::size_t axis;
     };
-    for (const case_t& c : {case_t{{2, 20011}, 1}, case_t{{3 * 4096 + 5, 3}, 0}, case_t{{5, 9000, 7}, 1},
-                            case_t{{40000, 2}, 1}, case_t{{3, 4, 5000}, 0}, case_t{{4200, 1030}, 0}}) {
+    for (const case_t& c :
+         {case_t{{2, 20011}, 1}, case_t{{3 * 4096 + 5, 3}, 0}, case_t{{5, 9000, 7}, 1}, case_t{{40000, 2}, 1},
+          case_t{{3, 4, 5000}, 0}, case_t{{4200, 1030}, 0}, case_t{{2000, 37}, 0}, case_t{{4, 300, 9}, 1}}) {
         BOOST_TEST_CONTEXT("shape " << fmt(c.shape) << " axis " << c.axis) {
             index_t n = 1;
             for (index_t e : c.shape) n *= e;

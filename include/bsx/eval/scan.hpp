@@ -103,10 +103,19 @@ void scan_into(const A* in, A* out, index_t outer, index_t len, index_t inner, C
     };
     const int threads = region_threads(outer * len * inner);
     if (blocks == 1) {
-        parallel_for(tasks, threads, 1, [&](index_t begin, index_t end, const first_exception*) {
+        // Without carries every column is scanned alone, so the columns may be split any way:
+        // whole rows where there are enough for the threads, else one strip of a row's
+        // columns per thread (64-byte multiples). Never narrower strips: a strip walks the
+        // axis with stride `inner`, and each of its rows starts the prefetcher anew.
+        const index_t strips = outer >= threads ? 1 : std::min<index_t>(threads, inner);
+        const index_t unit = std::max<index_t>(1, 64 / index_t(sizeof(A)));
+        const index_t width = ((inner + strips - 1) / strips + unit - 1) / unit * unit;
+        const index_t per_row = (inner + width - 1) / width;
+        parallel_for(outer * per_row, threads, 1, [&](index_t begin, index_t end, const first_exception*) {
             for (index_t t = begin; t < end; ++t) {
-                const task w = task_of(t);
-                scan_block(in + w.first, out + w.first, w.length, inner, w.columns, nullptr, combine);
+                const index_t c0 = t % per_row * width;
+                scan_block(in + t / per_row * len * inner + c0, out + t / per_row * len * inner + c0, len, inner,
+                           std::min(width, inner - c0), nullptr, combine);
             }
         });
         return;
