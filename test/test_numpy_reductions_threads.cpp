@@ -648,6 +648,48 @@ BOOST_AUTO_TEST_CASE(statistics_of_contiguous_runs_equal_the_lazy_formula) {
     BOOST_TEST(same_results(bsx::std(odd, 1), bsx::std(odd + 0.0, 1)));
 }
 
+/// all and any of elements wider than a byte, along rows and whole: one element (zero for
+/// all, nonzero for any) at each telling position of rows from 1 to 5000 long decides.
+template <class T>
+void check_all_any_deciding_element() {
+    for (const index_t len : {1, 7, 31, 32, 33, 64, 255, 256, 257, 1000, 5000}) {
+        for (const index_t pos : {index_t(0), len / 2, len - 1}) {
+            BOOST_TEST_CONTEXT("length " << len << ", deciding element at " << pos) {
+                std::vector<T> ones(std::size_t(3 * len), T(1)), zeros(std::size_t(3 * len), T(0));
+                ones[std::size_t(len + pos)] = T(0);
+                zeros[std::size_t(len + pos)] = T(3);
+                const auto x = make_array<2>(std::vector<index_t>{3, len}, ones);
+                const auto y = make_array<2>(std::vector<index_t>{3, len}, zeros);
+                expect_array(bsx::all(x, 1), {3}, std::vector<bool>{true, false, true});
+                expect_array(bsx::any(y, 1), {3}, std::vector<bool>{false, true, false});
+                BOOST_TEST(!bsx::all(x));
+                BOOST_TEST(bsx::any(y));
+                BOOST_TEST(bsx::all(bsx::slice(x, 0)));
+                BOOST_TEST(!bsx::any(bsx::slice(y, 2)));
+            }
+        }
+    }
+    // Far into a long array (many blocks), and at its very end.
+    std::vector<T> ones(1000003, T(1));
+    ones.back() = T(0);
+    BOOST_TEST(!bsx::all(make_array<1>(std::vector<index_t>{1000003}, ones)));
+    ones.back() = T(1);
+    BOOST_TEST(bsx::all(make_array<1>(std::vector<index_t>{1000003}, ones)));
+}
+
+BOOST_AUTO_TEST_CASE(all_and_any_of_wide_elements_find_the_deciding_element) {
+    check_all_any_deciding_element<std::int16_t>();
+    check_all_any_deciding_element<std::int32_t>();
+    check_all_any_deciding_element<std::int64_t>();
+    check_all_any_deciding_element<float>();
+    check_all_any_deciding_element<double>();
+    // As bool: -0 is false, NaN true.
+    const auto z = make_array<2>(std::vector<index_t>{2, 100}, std::vector<double>(200, -0.0));
+    BOOST_TEST(!bsx::any(z));
+    const auto n = make_array<2>(std::vector<index_t>{2, 100}, std::vector<double>(200, qnan));
+    BOOST_TEST(bsx::all(n));
+}
+
 // ================================================================== median and quantile
 
 /// NumPy's median and linear quantile of s, from a sorted copy: NaN if any is NaN.

@@ -87,6 +87,31 @@ bytes_of_t<A> lane_value(const Reader& reader, index_t j) noexcept(noexcept(read
 template <class Op, class A, class Reader>
 [[gnu::always_inline]] inline void fold_into_lanes(const Reader& reader, index_t len,
                                                    A* lanes_out) noexcept(noexcept(reader.load(0))) {
+    using E = std::remove_cvref_t<decltype(reader.load(0))>;
+    if constexpr (std::is_same_v<A, bool> && std::is_arithmetic_v<E> && !std::is_same_v<E, bool> &&
+                  (sizeof(E) == 2 || sizeof(E) == 4 || sizeof(E) == 8)&& noexcept(reader.load(0))) {
+        // all and any of wider elements. Their lanes combine exactly, so they may be any
+        // width: lanes as wide as the elements, so that a compare feeds its lane with no
+        // narrowing to bytes (which made the loop twice a hand loop's time), then folded
+        // into the first lane.
+        using W = std::conditional_t<sizeof(E) == 2, std::uint16_t,
+                                     std::conditional_t<sizeof(E) == 4, std::uint32_t, std::uint64_t>>;
+        constexpr index_t wide = 64 / index_t(sizeof(W));
+        const W identity = Op::template identity<bool>();
+        alignas(64) W wide_lane[wide];
+        std::fill_n(wide_lane, wide, identity);
+        const auto truth = [&](index_t j) { return W(static_cast<bool>(reader.load(j))); };
+        index_t j = 0;
+        for (; j + wide <= len; j += wide) {
+            BSX_SIMD_LOOP
+            for (index_t l = 0; l < wide; ++l) wide_lane[l] = Op::combine(wide_lane[l], truth(j + l));
+        }
+        W all_lanes = identity;
+        for (; j < len; ++j) all_lanes = Op::combine(all_lanes, truth(j));
+        for (index_t l = 0; l < wide; ++l) all_lanes = Op::combine(all_lanes, wide_lane[l]);
+        lanes_out[0] = Op::combine(lanes_out[0], bool(all_lanes));
+        return;
+    }
     constexpr index_t lanes = chunk_lanes<A>;
     // A local copy, held as lane_value holds elements.
     using B = bytes_of_t<A>;
