@@ -88,8 +88,8 @@ template <class Op, class A, class Reader>
 [[gnu::always_inline]] inline void fold_into_lanes(const Reader& reader, index_t len,
                                                    A* lanes_out) noexcept(noexcept(reader.load(0))) {
     using E = std::remove_cvref_t<decltype(reader.load(0))>;
-    if constexpr (std::is_same_v<A, bool> && std::is_arithmetic_v<E> && !std::is_same_v<E, bool> &&
-                  (sizeof(E) == 2 || sizeof(E) == 4 || sizeof(E) == 8)&& noexcept(reader.load(0))) {
+    constexpr bool wide_element = std::is_arithmetic_v<E> && (sizeof(E) == 2 || sizeof(E) == 4 || sizeof(E) == 8);
+    if constexpr (noexcept(reader.load(0)) && std::is_same_v<A, bool> && wide_element) {
         // all and any of wider elements. Their lanes combine exactly, so they may be any
         // width: lanes as wide as the elements, so that a compare feeds its lane with no
         // narrowing to bytes (which made the loop twice a hand loop's time), then folded

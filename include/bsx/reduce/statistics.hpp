@@ -1,8 +1,8 @@
 // bsx/reduce/statistics.hpp: var and std (two passes: the mean, then the sum of squared
-// deviations; of an array, slab by slab while each is in cache), and the NaN-ignoring
-// reductions nansum, nanmean, nanmin, nanmax, nanargmin, nanargmax. Each takes the
-// arguments of sum (an axis, then keepdims); var and std take ddof(d) last. Built from the
-// reductions of reductions.hpp, so they are lazy along an axis and the same bits at any
+// deviations; of an array, run by run or slab by slab while each is in cache), and the
+// NaN-ignoring reductions nansum, nanmean, nanmin, nanmax, nanargmin, nanargmax. Each takes
+// the arguments of sum (an axis, then keepdims); var and std take ddof(d) last. Built from
+// the reductions of reductions.hpp, so they are lazy along an axis and the same bits at any
 // thread count.
 #pragma once
 
@@ -110,7 +110,8 @@ auto variance_formula(X&& x, const std::array<index_t, K>& axes, index_t n, ddof
 /// deviations. Here, where the first axis is not reduced, slab after slab of it: a slab's
 /// means, then its deviations while the slab is still in cache. Each slab is the same
 /// formula, whose every output depends on its own elements alone, so the bits are those of
-/// the formula over the whole operand, at any thread count.
+/// the formula over the whole operand, at any thread count. Where the reduced axes are the
+/// last and contiguous and there are many outputs, output by output instead (write_runs).
 template <class Held, std::size_t K, bool KeepDims, bool Sqrt>
 class variance_node : public unary_node<variance_node<Held, K, KeepDims, Sqrt>, Held> {
     using base = unary_node<variance_node<Held, K, KeepDims, Sqrt>, Held>;
