@@ -239,10 +239,6 @@ auto reduce_element(const E& e, std::size_t axis, shape_t<rank_v<E>> idx) {
     using Tree = tree_op_t<Op>;
     const index_t m = e.shape()[axis];
     if (m == 0) return Op::finish(Op::template identity<A>(), 0);
-    struct tile_reader {
-        const V* q;
-        V load(index_t j) const noexcept { return q[j]; }
-    };
     const block_plan plan(m);
     A result, stream[pairwise_stream<Tree, A>::max_slots], halving[block_plan::max_blocks];
     combine_chunks<Tree, A>(plan, m, 1, &result, stream, halving, [&](index_t c0, index_t c1, A* room) {
@@ -251,7 +247,7 @@ auto reduce_element(const E& e, std::size_t axis, shape_t<rank_v<E>> idx) {
             idx[axis] = c0 + t;
             tile[t] = e.element(idx);
         }
-        *room = reduce_chunk<Tree, A>(tile_reader{tile}, c1 - c0);
+        *room = reduce_chunk<Tree, A>(memory_reader<V>{tile}, c1 - c0);
         return static_cast<const A*>(room);
     });
     return Op::finish(result, m);

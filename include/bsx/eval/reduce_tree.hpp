@@ -186,6 +186,13 @@ struct shifted_reader {
 template <class Reader>
 shifted_reader(Reader, index_t) -> shifted_reader<Reader>;  // (clang 14 deduces no aggregates)
 
+/// A reader of elements that lie one after another in memory.
+template <class T>
+struct memory_reader {
+    const T* q;
+    T load(index_t j) const noexcept { return q[j]; }
+};
+
 /// One chunk reduced to one value (the inner traversal).
 template <class Op, class A, class Reader>
 A reduce_chunk(const Reader& reader, index_t len) noexcept(noexcept(reader.load(0))) {

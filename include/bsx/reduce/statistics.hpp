@@ -130,7 +130,7 @@ public:
     static constexpr std::size_t rank = KeepDims ? N : N - K;
     static constexpr shape_t<rank> static_extents = dynamic_shape<rank>();
 
-    /// n: the elements each output reduces; axes as the caller gave them (checked).
+    /// n: the elements each output reduces; axes checked, from 0 and in increasing order.
     variance_node(Held held, const std::array<index_t, K>& axes, index_t n, ddof_t d)
         : base(std::move(held)), axes_(axes), n_(n), ddof_(d), shape_(formula(slab(0, rows())).shape()) {}
 
@@ -174,17 +174,13 @@ private:
     /// Whether every output reduces one contiguous run of the operand (the reduced axes
     /// are its last ones and contiguous), and there are enough outputs for write_runs.
     bool trailing_runs() const noexcept {
-        constexpr std::size_t L = N - K;
-        std::array<bool, N> reduced{};
-        for (const index_t a : axes_) reduced[std::size_t(a < 0 ? a + index_t(N) : a)] = true;
+        if (axes_[0] != index_t(N - K) || shape_size(shape_) < min_runs) return false;
         const auto& shape = operand().shape();
         const auto& strides = operand().strides();
         index_t run = 1;
-        for (std::size_t a = N; a-- > L;) {
-            if (!reduced[a] || (shape[a] != 1 && strides[a] != run)) return false;
-            run *= shape[a];
-        }
-        return run > 0 && shape_size(shape_) >= min_runs;
+        for (std::size_t a = N; a-- > N - K; run *= shape[a])
+            if (shape[a] != 1 && strides[a] != run) return false;
+        return run > 0;
     }
 
     /// var or std where trailing_runs: output by output, its run's mean, then its squared
@@ -194,10 +190,6 @@ private:
     void write_runs(value_type* out) const {
         static_assert(std::is_same_v<value_type, T>);
         using Sum = ops::sum_reduction;
-        struct run_reader {
-            const T* p;
-            T load(index_t j) const noexcept { return p[j]; }
-        };
         struct squared_deviation_reader {
             const T* p;
             T mean;
@@ -219,7 +211,7 @@ private:
                              for (index_t rest = i, a = L; a-- > 0; rest /= shape[a])
                                  offset += rest % shape[a] * strides[a];
                              const T* p = data + offset;
-                             const T mean = tree_value<Sum, T>(run_reader{p}, m) / T(m);
+                             const T mean = tree_value<Sum, T>(memory_reader<T>{p}, m) / T(m);
                              const T v = tree_value<Sum, T>(squared_deviation_reader{p, mean}, m) / divisor;
                              if constexpr (Sqrt)
                                  out[i] = std::sqrt(v);
@@ -240,11 +232,7 @@ private:
         return slab_view(operand().data() + r0 * operand().strides()[0], part, operand().strides());
     }
     auto formula(const slab_view& x) const { return variance_formula<KeepDims, Sqrt>(x, axes_, n_, ddof_); }
-    bool reduces_first_axis() const noexcept {
-        for (const index_t a : axes_)
-            if (a == 0 || a == -index_t(N)) return true;
-        return false;
-    }
+    bool reduces_first_axis() const noexcept { return axes_[0] == 0; }
 
     std::array<index_t, K> axes_;
     index_t n_;
@@ -293,11 +281,16 @@ private:
     template <bool KeepDims, class X, std::size_t K>
     static auto make(X&& x, const std::array<index_t, K>& axes, ddof_t d) {
         const auto shape = x.shape();
+        const auto normalized = normalized_axes<rank_v<X>>(Sqrt ? "std" : "var", axes, shape);
         index_t n = 1;
-        for (const std::size_t k : normalized_axes<rank_v<X>>(Sqrt ? "std" : "var", axes, shape)) n *= shape[k];
+        std::array<index_t, K> increasing{};
+        for (std::size_t i = 0; i < K; ++i) {
+            n *= shape[normalized[i]];
+            increasing[i] = index_t(normalized[i]);
+        }
         if constexpr (strided_expression<X>) {
             auto held = hold(std::forward<X>(x));
-            return variance_node<decltype(held), K, KeepDims, Sqrt>(std::move(held), axes, n, d);
+            return variance_node<decltype(held), K, KeepDims, Sqrt>(std::move(held), increasing, n, d);
         } else {
             return variance_formula<KeepDims, Sqrt>(std::forward<X>(x), axes, n, d);
         }
