@@ -133,15 +133,15 @@ public:
     template <detail::expression_of_rank<N> X>
         requires(!std::is_same_v<std::remove_cvref_t<X>, array>)
     array& operator=(X&& x) {
-        if (x.shape() == shape_) {
-            detail::assign_broadcast(data(), shape_, this->strides(), x);
-        } else {
-            // The old elements stay alive while the new ones are computed, so reading
-            // this array on the right needs no copy.
-            array fresh(x.shape(), detail::uninitialized_t{});
-            detail::assign_broadcast(fresh.data(), fresh.shape_, fresh.strides(), x);
-            *this = std::move(fresh);
-        }
+        // A new shape is computed into new storage and adopted after: the old elements
+        // stay alive while the new ones are computed, so reading this array on the right
+        // needs no copy. One call of assign_broadcast either way keeps the code per
+        // expression small.
+        const shape_t<N> shape = x.shape();
+        array fresh = shape == shape_ ? array(no_storage{}) : array(shape, detail::uninitialized_t{});
+        array& to = shape == shape_ ? *this : fresh;
+        detail::assign_broadcast(to.data(), shape, to.strides(), x);
+        if (&to == &fresh) *this = std::move(fresh);
         return *this;
     }
     // Anything else selects a deleted overload: std::is_assignable is false, and the
@@ -168,13 +168,18 @@ private:
     shape_t<N> shape_{};
     detail::storage_ptr<T> data_;
 
+    /// An array with no elements and no storage, whatever N, to be assigned over.
+    struct no_storage {};
+    explicit array(no_storage) noexcept {}
+
     array(const shape_t<N>& shape, const T* first, const T* last) {
         allocate(shape, false);
         std::copy(first, last, begin());
     }
 
     // Checks the shape before allocating, and changes nothing if the allocation throws.
-    void allocate(const shape_t<N>& shape, bool value_init) {
+    // Out of line: every assignment that resizes calls it.
+    [[gnu::noinline]] void allocate(const shape_t<N>& shape, bool value_init) {
         const auto n = static_cast<std::size_t>(detail::checked_size("array", shape, sizeof(T)));
         data_ = n == 0 ? detail::storage_ptr<T>() : detail::allocate_storage<T>(n, value_init);
         shape_ = shape;

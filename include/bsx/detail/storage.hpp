@@ -40,8 +40,9 @@ inline void* align_within(void* raw) noexcept {
     return aligned;
 }
 
-/// Frees a buffer of `bytes` that starts at p, as it was allocated.
-inline void free_storage(void* p, std::size_t bytes) noexcept {
+/// Frees a buffer of `bytes` that starts at p, as it was allocated. Out of line: every
+/// array's destructor, inlined wherever an array dies, calls it.
+[[gnu::noinline]] inline void free_storage(void* p, std::size_t bytes) noexcept {
     if (huge_storage(bytes))
         ::operator delete(p, std::align_val_t{huge_page_bytes});
     else

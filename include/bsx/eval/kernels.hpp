@@ -189,10 +189,12 @@ void run_tiles(const loop_plan<D>& plan, const evaluator_copy<D>& copy, expressi
 /// Runs the plan for the bound evaluator `bound` into the destination at `dst` (elements
 /// of `dst_bytes` bytes), on plan.split.threads threads, each with its own copy and tiles
 /// (`copies`). Whole rows on one thread need neither: they read the bound evaluator
-/// itself, which keeps small assignments cheap.
+/// itself, which keeps small assignments cheap. Out of line, so that it is compiled once
+/// per rank rather than inlined into every expression's assign_broadcast.
 template <std::size_t D>
-void run_plan(const loop_plan<D>& plan, const evaluator_copy<D>& bound, const evaluator_copies<D>& copies,
-              expression_kernels kernels, void* dst, std::size_t dst_bytes) {
+[[gnu::noinline]] void run_plan(const loop_plan<D>& plan, const evaluator_copy<D>& bound,
+                                const evaluator_copies<D>& copies, expression_kernels kernels, void* dst,
+                                std::size_t dst_bytes) {
     std::byte* const to = static_cast<std::byte*>(dst);
     if (plan.kind == loop_kind::rows && plan.split.threads <= 1)
         return run_rows(plan, bound, kernels, to, dst_bytes, 0, plan.total, nullptr);
