@@ -111,7 +111,10 @@ void hand_columns(benchmark::State& state) {
         double* out = r.data();
 #pragma omp parallel
         {
-            const auto [first, last] = own_columns();
+            // Named locals, not a structured binding: clang 14 cannot refer to one inside an
+            // OpenMP construct.
+            const auto columns = own_columns();
+            const bsx::index_t first = columns.first, last = columns.second;
 #pragma omp simd
             for (bsx::index_t j = first; j < last; ++j) out[j] = xp[j];
             bsx::index_t i = 1;
@@ -271,7 +274,8 @@ void hand_bools(benchmark::State& state) {
         } else {
 #pragma omp parallel
             {
-                const auto [first, last] = own_columns();
+                const auto columns = own_columns();  // named locals, as in hand_columns
+                const bsx::index_t first = columns.first, last = columns.second;
                 const auto op = [](unsigned char a, unsigned char b) { return All ? a & b : a | b; };
                 for (bsx::index_t j = first; j < last; ++j) out[j] = bp[j];
                 bsx::index_t i = 1;
