@@ -205,7 +205,9 @@ void register_small_arrays() {
          })},
     };
     for (const bsx::index_t k : {100, 1000})
-        for (const auto& [name, run] : variants) {
+        for (const auto& variant : variants) {  // not a structured binding: clang 14 cannot capture one
+            const char* name = variant.first;
+            const auto run = variant.second;
             const std::string kind(name, std::strchr(name, '_'));
             const std::string id = "BM_" + kind + "_" + type_name<T> + "_" + std::to_string(k) + std::strchr(name, '_');
             benchmark::RegisterBenchmark(id.c_str(), [run, k](benchmark::State& state) { run(state, k); })
