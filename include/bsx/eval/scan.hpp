@@ -113,9 +113,8 @@ void scan_into(const A* in, A* out, index_t outer, index_t len, index_t inner, C
         const index_t per_row = (inner + width - 1) / width;
         parallel_for(outer * per_row, threads, 1, [&](index_t begin, index_t end, const first_exception*) {
             for (index_t t = begin; t < end; ++t) {
-                const index_t c0 = t % per_row * width;
-                scan_block(in + t / per_row * len * inner + c0, out + t / per_row * len * inner + c0, len, inner,
-                           std::min(width, inner - c0), nullptr, combine);
+                const index_t c0 = t % per_row * width, first = t / per_row * len * inner + c0;
+                scan_block(in + first, out + first, len, inner, std::min(width, inner - c0), nullptr, combine);
             }
         });
         return;
