@@ -45,6 +45,8 @@ const char* kind_name(loop_kind k) {
             return "rows";
         case loop_kind::tiles:
             return "tiles";
+        case loop_kind::copy:
+            return "copy";
     }
     return "?";
 }
@@ -103,6 +105,26 @@ BOOST_AUTO_TEST_CASE(a_transposed_operand_is_gathered_into_tiles) {
     BOOST_TEST(plan.kind == loop_kind::tiles);
     BOOST_TEST(plan.chunk == BSX_CHUNK);
     BOOST_TEST(!plan.streaming);
+}
+
+BOOST_AUTO_TEST_CASE(a_lone_view_is_copied_without_a_kernel) {
+    // Rows that cannot be read in place, of the destination's own type and nothing else:
+    // copied from where they lie, with no tile in between.
+    bsx::array<double, 2> a = bsx::ones<double>(50, 60), r = a, t = bsx::ones<double>(60, 50);
+    BOOST_TEST(plan_of(r, bsx::flip(a)).kind == loop_kind::copy);
+    BOOST_TEST(plan_of(t, bsx::transpose(a)).kind == loop_kind::copy);
+    auto every_other = bsx::slice(a, bsx::all, bsx::range(0, 60, 2));
+    bsx::array<double, 2> half = bsx::ones<double>(50, 30);
+    BOOST_TEST(plan_of(half, every_other).kind == loop_kind::copy);
+    BOOST_TEST(plan_of(r, a).kind == loop_kind::rows);  // read in place: the rows kernel
+    // Anything to compute, or an element type to convert, takes the tiles.
+    BOOST_TEST(plan_of(r, bsx::flip(a) * 2.0).kind == loop_kind::tiles);
+    bsx::array<float, 2> f = bsx::ones<float>(50, 60);
+    BOOST_TEST(plan_of(r, bsx::flip(f)).kind == loop_kind::tiles);
+    // A wide result is streamed from a tile.
+    const index_t n = index_t(bsx::detail::streaming_threshold() / sizeof(double));
+    bsx::array<double, 1> v = bsx::ones<double>(n), w = bsx::zeros<double>(n);
+    BOOST_TEST(plan_of(w, bsx::flip(v)).kind == loop_kind::tiles);
 }
 
 BOOST_AUTO_TEST_CASE(short_rows_fold_into_a_period_tile) {

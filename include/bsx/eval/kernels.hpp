@@ -18,6 +18,7 @@
 #include "loop.hpp"
 #include "loop_plan.hpp"
 #include "parallel.hpp"
+#include "strided_copy.hpp"
 
 namespace bsx::detail {
 
@@ -196,6 +197,21 @@ template <std::size_t D>
                                 const evaluator_copies<D>& copies, expression_kernels kernels, void* dst,
                                 std::size_t dst_bytes) {
     std::byte* const to = static_cast<std::byte*>(dst);
+    if (plan.kind == loop_kind::copy) {
+        // The bound leaf is only read, so the threads share it; each copies a block of the
+        // outermost axis with the one copy loop of every rank and type.
+        const leaf_cursor<D>& leaf = *bound.leaves.leaves[0];
+        const std::size_t nd = plan.loop.nd;
+        const index_t outer = plan.loop.extent[0], b = index_t(dst_bytes);
+        return parallel_for(outer, int(std::min<index_t>(plan.split.threads, outer)), 1,
+                            [&](index_t begin, index_t end, const first_exception*) {
+                                shape_t<D> block = plan.loop.extent;
+                                block[0] = end - begin;
+                                copy_strided(leaf.base + begin * leaf.steps.stride[0] * b,
+                                             {leaf.steps.stride.data(), nd}, to + begin * plan.dst_strides[0] * b,
+                                             {plan.dst_strides.data(), nd}, {block.data(), nd}, dst_bytes);
+                            });
+    }
     if (plan.kind == loop_kind::rows && plan.split.threads <= 1)
         return run_rows(plan, bound, kernels, to, dst_bytes, 0, plan.total, nullptr);
     parallel_for(plan.total, plan.split.threads, plan.split.granule,

@@ -24,6 +24,7 @@ enum class loop_kind {
     reduction_into,  // a reduction writes its outputs into the destination itself
     rows,            // whole rows read in place, one operand perhaps held in a register
     tiles,           // chunks through tiles: gathered, constant, period or math tiles
+    copy,            // one operand of the destination's type, copied row by row: no kernel
 };
 
 /// How the destination's rows are shared among threads, decided before binding: alias
@@ -63,10 +64,12 @@ struct loop_plan {
 /// The plan for the bound operands `ops` (ops[0] the destination, the rest the memory
 /// leaves in evaluator order; their strides are coalesced in place). `math`: the tree
 /// holds a math node, whose tiles bound the chunk; `reads_destination`: some leaf reads
-/// the destination's memory itself.
+/// the destination's memory itself; `one_leaf_of_destination_type`: the expression is a
+/// single memory leaf whose elements are the destination's, which needs no conversion.
 template <std::size_t D>
 loop_plan<D> plan_loop(const shape_t<D>& shape, std::span<operand_steps<D>* const> ops, const row_split& split,
-                       std::size_t element_bytes, bool math, bool reads_destination) {
+                       std::size_t element_bytes, bool math, bool reads_destination,
+                       bool one_leaf_of_destination_type) {
     loop_plan<D> plan;
     plan.total = shape_size(shape);
     plan.split = split;
@@ -87,6 +90,16 @@ loop_plan<D> plan_loop(const shape_t<D>& shape, std::span<operand_steps<D>* cons
                      !reads_destination;
     if (direct && !math && !plan.streaming) {
         plan.kind = loop_kind::rows;
+        return plan;
+    }
+    // A lone operand that rows cannot read in place (a flipped, transposed or strided
+    // view) is copied from where it lies into the destination's rows: through a tile it
+    // would be moved twice. Streamed results keep the tiles, and an operand that reads the
+    // destination itself is left to them too: its rows must be read before they are written.
+    if (one_leaf_of_destination_type && !plan.streaming && !reads_destination && leaves[0]->period == 0 &&
+        !leaves[0]->generated) {
+        plan.kind = loop_kind::copy;
+        plan.constant_leaf = 0;
         return plan;
     }
     plan.kind = loop_kind::tiles;
