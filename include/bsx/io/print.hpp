@@ -304,7 +304,10 @@ private:
             extend_line(s, line, recurse(axis + 1, at(n - 1), next_indent, next_width), elem_width, indent);
             s += line;
         } else {
-            const std::string separator = "," + std::string(N - axis - 1, '\n');
+            // A comma and a newline per axis below (not "," + std::string(...): g++ 12 warns
+            // falsely, -Wrestrict).
+            std::string separator(N - axis, '\n');
+            separator[0] = ',';
             for (index_t i = 0; i < leading; ++i)
                 s += indent + recurse(axis + 1, at(i), next_indent, next_width) + separator;
             if (cut) s += indent + "..." + separator;
