@@ -236,11 +236,19 @@ BOOST_AUTO_TEST_CASE(strided_destinations) {
 /// destinations, and from 3-D permutations; element by element against index arithmetic,
 /// bit-identical for 1, 2 and 3 threads.
 template <class T>
+T pattern_value(index_t k) {
+    if constexpr (std::is_same_v<T, bool>)
+        return (k / 3) % 2 == 1;  // as many of each, in runs that no shift lines up
+    else
+        return static_cast<T>(k % 101);
+}
+
+template <class T>
 void check_lone_view_copies() {
     const index_t m = 301, n = 299;
     bsx::array<T, 2> a(std::array<index_t, 2>{m, n});
     for (index_t i = 0; i < m; ++i)
-        for (index_t j = 0; j < n; ++j) a(i, j) = static_cast<T>((i * 7 + j * 3) % 101);
+        for (index_t j = 0; j < n; ++j) a(i, j) = pattern_value<T>(i * 7 + j * 3);
     const auto flipped = same_for_thread_counts([&] {
         bsx::array<T, 2> r = bsx::zeros<T>(m, n);
         r = bsx::flip(a);
@@ -261,6 +269,16 @@ void check_lone_view_copies() {
         bsx::slice(r, bsx::all, bsx::range(1, 2 * m, 2)) = bsx::transpose(a);
         return r;
     });
+    const auto into_flipped = same_for_thread_counts([&] {  // destination strides negative
+        bsx::array<T, 2> r = bsx::zeros<T>(n, m);
+        bsx::flip(r) = bsx::transpose(a);
+        return r;
+    });
+    const auto few_rows = same_for_thread_counts([&] {  // fewer outer rows than threads
+        bsx::array<T, 2> r = bsx::zeros<T>(2, m);
+        r = bsx::transpose(bsx::slice(a, bsx::all, bsx::range(0, 2)));
+        return r;
+    });
     for (index_t i = 0; i < m; ++i)
         for (index_t j = 0; j < n; ++j) {
             if (flipped(m - 1 - i, n - 1 - j) != a(i, j)) BOOST_FAIL("flip: element (" << i << ", " << j << ")");
@@ -269,9 +287,12 @@ void check_lone_view_copies() {
                 BOOST_FAIL("strided destination: element (" << i << ", " << j << ")");
             if (i % 2 == 0 && (n - 1 - j) % 3 == 0 && strided(i / 2, (n - 1 - j) / 3) != a(i, j))
                 BOOST_FAIL("strided slice: element (" << i << ", " << j << ")");
+            if (into_flipped(n - 1 - j, m - 1 - i) != a(i, j))
+                BOOST_FAIL("flipped destination: element (" << i << ", " << j << ")");
+            if (j < 2 && few_rows(j, i) != a(i, j)) BOOST_FAIL("two rows: element (" << i << ", " << j << ")");
         }
     bsx::array<T, 3> c(std::array<index_t, 3>{13, 17, 19});
-    for (index_t i = 0; i < c.size(); ++i) c.data()[i] = static_cast<T>(i % 97);
+    for (index_t i = 0; i < c.size(); ++i) c.data()[i] = pattern_value<T>(i);
     const auto permuted = same_for_thread_counts([&] {
         bsx::array<T, 3> r = bsx::zeros<T>(19, 13, 17);
         r = bsx::permute(c, {2, 0, 1});
@@ -290,7 +311,8 @@ BOOST_AUTO_TEST_CASE(lone_views_are_copied_row_by_row) {
     check_lone_view_copies<std::int16_t>();
     check_lone_view_copies<std::int8_t>();
     check_lone_view_copies<bool>();
-    // A flip of the destination itself: the operand is copied first, then copied back.
+    check_lone_view_copies<long double>();  // 16 bytes: element by element
+    // A flip of the destination itself: binding copies the operand first.
     bsx::array<std::int32_t, 2> x(std::array<index_t, 2>{300, 301});
     for (index_t i = 0; i < x.size(); ++i) x.data()[i] = std::int32_t(i);
     x = bsx::flip(x);

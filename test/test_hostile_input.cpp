@@ -55,8 +55,9 @@ std::atomic<bool> fail_next_new{false};
 }  // namespace
 
 // Plain and array forms both replaced (malloc and free), so every new meets its own delete.
-// bsx::array's buffers come from the plain form (aligned within); the aligned forms are
-// replaced too, so that an over-aligned allocation anywhere fails and frees here as well.
+// bsx::array's buffers come from the plain form (aligned within); the aligned new and
+// deletes are replaced too (the other aligned forms call them), so that an over-aligned
+// allocation anywhere fails and frees here as well.
 void* operator new(std::size_t n) {
     if (fail_next_new.exchange(false)) throw std::bad_alloc();
     if (void* p = std::malloc(n == 0 ? 1 : n)) return p;

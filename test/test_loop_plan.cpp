@@ -117,6 +117,16 @@ BOOST_AUTO_TEST_CASE(a_lone_view_is_copied_without_a_kernel) {
     bsx::array<double, 2> half = bsx::ones<double>(50, 30);
     BOOST_TEST(plan_of(half, every_other).kind == loop_kind::copy);
     BOOST_TEST(plan_of(r, a).kind == loop_kind::rows);  // read in place: the rows kernel
+    // Into a strided destination. A flip of the destination itself is copied at binding,
+    // in the view's own order, and that copy is read in place.
+    bsx::array<double, 2> wide = bsx::ones<double>(60, 100);
+    auto odd_columns = bsx::slice(wide, bsx::all, bsx::range(1, 100, 2));
+    BOOST_TEST(plan_of(odd_columns, bsx::transpose(a)).kind == loop_kind::copy);
+    BOOST_TEST(plan_of(r, bsx::flip(r)).kind == loop_kind::rows);
+    // The outermost axis is shared among threads: with fewer rows than threads, tiles.
+    bsx::array<double, 2> tall = bsx::ones<double>(50000, 2), two = bsx::ones<double>(2, 50000);
+    const auto few = plan_of(two, bsx::transpose(tall));
+    BOOST_TEST((few.kind == loop_kind::copy) == (few.split.threads <= 2), few.kind << " on " << few.split.threads);
     // Anything to compute, or an element type to convert, takes the tiles.
     BOOST_TEST(plan_of(r, bsx::flip(a) * 2.0).kind == loop_kind::tiles);
     bsx::array<float, 2> f = bsx::ones<float>(50, 60);

@@ -27,8 +27,9 @@ inline constexpr std::size_t cache_line_bytes = 64;
 /// stored just before them. The aligned operator new is avoided at every size: on small
 /// sizes it costs several times a plain one (glibc's memalign splits and frees chunks
 /// where malloc takes one from its cache), and on huge ones glibc maps and unmaps every
-/// aligned buffer afresh where it reuses a plain block of the same size (doc/design.md,
-/// "Allocation"): a new result made in a loop faulted its pages in on every pass.
+/// aligned buffer afresh where it reuses a plain block of the same size, up to 32 MiB
+/// (doc/design.md, "Allocation"): a new result made in a loop faulted its pages in on
+/// every pass.
 constexpr bool huge_storage(std::size_t bytes) noexcept { return bytes >= huge_page_bytes; }
 constexpr std::size_t storage_alignment(std::size_t bytes) noexcept {
     return huge_storage(bytes) ? huge_page_bytes : cache_line_bytes;

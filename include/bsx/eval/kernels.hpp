@@ -190,7 +190,8 @@ void run_tiles(const loop_plan<D>& plan, const evaluator_copy<D>& copy, expressi
 /// Runs the plan for the bound evaluator `bound` into the destination at `dst` (elements
 /// of `dst_bytes` bytes), on plan.split.threads threads, each with its own copy and tiles
 /// (`copies`). Whole rows on one thread need neither: they read the bound evaluator
-/// itself, which keeps small assignments cheap. Out of line, so that it is compiled once
+/// itself, which keeps small assignments cheap; nor does the copy plan, whose threads
+/// only read the bound leaf. Out of line, so that it is compiled once
 /// per rank rather than inlined into every expression's assign_broadcast.
 template <std::size_t D>
 [[gnu::noinline]] void run_plan(const loop_plan<D>& plan, const evaluator_copy<D>& bound,

@@ -96,8 +96,9 @@ loop_plan<D> plan_loop(const shape_t<D>& shape, std::span<operand_steps<D>* cons
     // view) is copied from where it lies into the destination's rows: through a tile it
     // would be moved twice. Streamed results keep the tiles, and an operand that reads the
     // destination itself is left to them too: its rows must be read before they are written.
+    // The copy shares the outermost axis among threads, so it needs a block for each.
     if (one_leaf_of_destination_type && !plan.streaming && !reads_destination && leaves[0]->period == 0 &&
-        !leaves[0]->generated) {
+        !leaves[0]->generated && plan.loop.extent[0] >= split.threads) {
         plan.kind = loop_kind::copy;
         plan.constant_leaf = 0;
         return plan;

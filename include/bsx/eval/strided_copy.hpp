@@ -1,7 +1,7 @@
 // bsx/eval/strided_copy.hpp: elements copied between two strided layouts of one shape, by
-// one function for every element type and rank. The copies that few assignments take (an
-// operand that overlaps its destination, a reduction written to a strided destination)
-// then compile no loop nest of their own.
+// one function for every element type and rank: an operand that overlaps its destination,
+// a reduction written to a strided destination, and a lone view assigned (the copy plan)
+// compile no loop nest of their own.
 #pragma once
 
 #include <cstddef>
