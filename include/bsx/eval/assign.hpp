@@ -56,7 +56,7 @@ auto bind_and_plan(T* data, const shape_t<D>& shape, const shape_t<D>& strides, 
     std::array<operand_steps<D>*, 1 + Ev::leaf_count> ops{&dst};
     for (std::size_t i = 0; i < Ev::leaf_count; ++i) ops[i + 1] = &leaves[i]->steps;
     b.plan = plan_loop<D>(shape, ops, split, sizeof(T), bounded_chunks<Ev>, b.ev.reads_memory_of_destination(),
-                          std::is_same_v<Ev, leaf_evaluator<std::remove_const_t<T>, D>>);
+                          std::is_same_v<Ev, leaf_evaluator<T, D>>);
     return b;
 }
 

@@ -204,7 +204,7 @@ template <std::size_t D>
         const leaf_cursor<D>& leaf = *bound.leaves.leaves[0];
         const std::size_t nd = plan.loop.nd;
         const index_t outer = plan.loop.extent[0], b = index_t(dst_bytes);
-        return parallel_for(outer, int(std::min<index_t>(plan.split.threads, outer)), 1,
+        return parallel_for(outer, plan.split.threads, 1,  // the plan leaves a block per thread
                             [&](index_t begin, index_t end, const first_exception*) {
                                 shape_t<D> block = plan.loop.extent;
                                 block[0] = end - begin;

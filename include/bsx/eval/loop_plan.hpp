@@ -24,7 +24,7 @@ enum class loop_kind {
     reduction_into,  // a reduction writes its outputs into the destination itself
     rows,            // whole rows read in place, one operand perhaps held in a register
     tiles,           // chunks through tiles: gathered, constant, period or math tiles
-    copy,            // one operand of the destination's type, copied row by row: no kernel
+    copy,            // one operand of the destination's type, copied as it lies: no kernel
 };
 
 /// How the destination's rows are shared among threads, decided before binding: alias
@@ -92,6 +92,7 @@ loop_plan<D> plan_loop(const shape_t<D>& shape, std::span<operand_steps<D>* cons
         plan.kind = loop_kind::rows;
         return plan;
     }
+    plan.constant_leaf = 0;  // only rows hold an operand in a register
     // A lone operand that rows cannot read in place (a flipped, transposed or strided
     // view) is copied from where it lies into the destination's rows: through a tile it
     // would be moved twice. Streamed results keep the tiles, and an operand that reads the
@@ -100,11 +101,9 @@ loop_plan<D> plan_loop(const shape_t<D>& shape, std::span<operand_steps<D>* cons
     if (one_leaf_of_destination_type && !plan.streaming && !reads_destination && leaves[0]->period == 0 &&
         !leaves[0]->generated && plan.loop.extent[0] >= split.threads) {
         plan.kind = loop_kind::copy;
-        plan.constant_leaf = 0;
         return plan;
     }
     plan.kind = loop_kind::tiles;
-    plan.constant_leaf = 0;
     bool periodic = dst.stride[inner] == 1;
     index_t periods = 16;  // the least common multiple of 16 and the operands' periods
     for (const operand_steps<D>* o : leaves) {
