@@ -130,6 +130,20 @@ def header_version(include_dirs, header, names):
     return None
 
 
+def vector_isa():
+    """The widest x86 vector extensions /proc/cpuinfo lists: the same source may run at a
+    different speed on a host of the same name with other vector units."""
+    flags = next((line.split(":", 1)[1].split() for line in open("/proc/cpuinfo") if line.startswith("flags")), [])
+    return ", ".join(f for f in ("avx2", "fma", "avx512f", "avx512vl") if f in flags) or "none of avx2, avx512f"
+
+
+def native_arch(compiler):
+    """What -march=native means to the compiler here (GCC and clang print it differently)."""
+    out = subprocess.run([compiler, "-march=native", "-Q", "--help=target"], capture_output=True, text=True).stdout
+    found = re.search(r"^\s*-march=\s+(\S+)", out, re.M)
+    return found.group(1) if found else None
+
+
 def machine_info(bench_dir):
     cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
                platform.processor() or "unknown")
@@ -142,10 +156,12 @@ def machine_info(bench_dir):
     return {
         "cpu": cpu,
         "cores": os.cpu_count(),
+        "vector_isa": vector_isa(),
         "memory_mb": memory,
         "os": platform.platform(),
         "compiler": compiler,
         "compiler_version": first_line([compiler, "--version"]),
+        "native_arch": native_arch(compiler),
         "build_type": cache.get("CMAKE_BUILD_TYPE"),
         "flags": flags,
         "eigen": header_version(includes, "eigen3/Eigen/src/Core/util/Macros.h",
@@ -483,6 +499,7 @@ cmake --preset bench && cmake --build --preset bench --target bench_floyd_warsha
 | | |
 |---|---|
 | CPU | {m['cpu']}, {m['cores']} cores{f", {m['memory_mb']:,} MB of memory" if m.get('memory_mb') else ''} |
+| vector units | {m.get('vector_isa', 'not recorded')}; `-march=native` is {m.get('native_arch') or 'not recorded'} |
 | OS | {m['os']} |
 | compiler | {m.get('compiler_version') or m['compiler']} ({m['compiler']}), CMake build type {m.get('build_type')} |
 | flags | `{flags.get('CXX_FLAGS', '?')}` |
