@@ -83,10 +83,13 @@ bytes_of_t<A> lane_value(const Reader& reader, index_t j) noexcept(noexcept(read
 }
 
 /// Folds a chunk into a row of `chunk_lanes` accumulators (element j into lane j % lanes),
-/// `lanes` elements at a time: one vector operation per 64 bytes of accumulators.
+/// `lanes` elements at a time: one vector operation per 64 bytes of accumulators. The lanes
+/// are held as lane_value holds elements. reduce_chunk folds into lanes of its own, with
+/// no copy (a copy in and out weighs on a short row as much as its loads);
+/// fold_into_lanes copies a block's lanes in and out around a group of chunks.
 template <class Op, class A, class Reader>
-[[gnu::always_inline]] inline void fold_into_lanes(const Reader& reader, index_t len,
-                                                   A* lanes_out) noexcept(noexcept(reader.load(0))) {
+[[gnu::always_inline]] inline void fold_lanes(const Reader& reader, index_t len,
+                                              bytes_of_t<A>* lane) noexcept(noexcept(reader.load(0))) {
     using E = std::remove_cvref_t<decltype(reader.load(0))>;
     constexpr bool wide_element = std::is_arithmetic_v<E> && (sizeof(E) == 2 || sizeof(E) == 4 || sizeof(E) == 8);
     if constexpr (noexcept(reader.load(0)) && std::is_same_v<A, bool> && wide_element) {
@@ -109,14 +112,11 @@ template <class Op, class A, class Reader>
         W all_lanes = identity;
         for (; j < len; ++j) all_lanes = Op::combine(all_lanes, truth(j));
         for (index_t l = 0; l < wide; ++l) all_lanes = Op::combine(all_lanes, wide_lane[l]);
-        lanes_out[0] = Op::combine(lanes_out[0], bool(all_lanes));
+        lane[0] = Op::combine(bool(lane[0]), bool(all_lanes));
         return;
     }
     constexpr index_t lanes = chunk_lanes<A>;
-    // A local copy, held as lane_value holds elements.
     using B = bytes_of_t<A>;
-    alignas(64) B lane[lanes];
-    std::copy_n(reinterpret_cast<const B*>(lanes_out), lanes, lane);
     const auto at = [&](index_t j) { return lane_value<A>(reader, j); };
     index_t j = 0;
     if constexpr (noexcept(reader.load(0))) {
@@ -148,7 +148,17 @@ template <class Op, class A, class Reader>
     } else {  // no simd pragma: an exception may not leave a simd loop
         for (; j < len; ++j) lane[j % lanes] = Op::combine(lane[j % lanes], at(j));
     }
-    std::copy_n(lane, lanes, reinterpret_cast<B*>(lanes_out));
+}
+
+/// fold_lanes into lanes that live elsewhere (a block's, folded chunk after chunk).
+template <class Op, class A, class Reader>
+[[gnu::always_inline]] inline void fold_into_lanes(const Reader& reader, index_t len,
+                                                   A* lanes_out) noexcept(noexcept(reader.load(0))) {
+    using B = bytes_of_t<A>;
+    alignas(64) B lane[chunk_lanes<A>];
+    std::copy_n(reinterpret_cast<const B*>(lanes_out), chunk_lanes<A>, lane);
+    fold_lanes<Op, A>(reader, len, lane);
+    std::copy_n(lane, chunk_lanes<A>, reinterpret_cast<B*>(lanes_out));
 }
 
 /// The lanes combined by halving (which overwrites them). Integral lanes combine exactly,
@@ -198,7 +208,7 @@ template <class Op, class A, class Reader>
 A reduce_chunk(const Reader& reader, index_t len) noexcept(noexcept(reader.load(0))) {
     alignas(64) A lane[chunk_lanes<A>];
     std::fill_n(lane, chunk_lanes<A>, Op::template identity<A>());
-    fold_into_lanes<Op>(reader, len, lane);
+    fold_lanes<Op, A>(reader, len, reinterpret_cast<bytes_of_t<A>*>(lane));
     return combine_lanes<Op>(lane);
 }
 
