@@ -138,10 +138,12 @@ def vector_isa():
 
 
 def native_arch(compiler):
-    """What -march=native means to the compiler here (GCC and clang print it differently)."""
-    out = subprocess.run([compiler, "-march=native", "-Q", "--help=target"], capture_output=True, text=True).stdout
-    found = re.search(r"^\s*-march=\s+(\S+)", out, re.M)
-    return found.group(1) if found else None
+    """What -march=native means to the compiler here: the CPU its driver passes on to the
+    compiler proper (GCC as -march=, clang as -target-cpu)."""
+    driver = subprocess.run([compiler, "-march=native", "-###", "-x", "c++", "-c", os.devnull, "-o", os.devnull],
+                            capture_output=True, text=True).stderr
+    found = re.search(r'-march=(?!native)([\w-]+)|"-target-cpu" "([\w-]+)"', driver)
+    return (found.group(1) or found.group(2)) if found else None
 
 
 def machine_info(bench_dir):
