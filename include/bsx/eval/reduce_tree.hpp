@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "../config.hpp"
 #include "../shape/shape.hpp"
@@ -82,6 +83,15 @@ bytes_of_t<A> lane_value(const Reader& reader, index_t j) noexcept(noexcept(read
         return static_cast<bytes_of_t<A>>(static_cast<A>(reader.load(j)));
 }
 
+/// Whether all/any over `Reader` folds in lanes as wide as its elements (see fold_lanes):
+/// then only the first lane is written, once, at the end.
+template <class A, class Reader>
+inline constexpr bool folds_in_wide_lanes = [] {
+    using E = std::remove_cvref_t<decltype(std::declval<const Reader&>().load(0))>;
+    return noexcept(std::declval<const Reader&>().load(0)) && std::is_same_v<A, bool> && std::is_arithmetic_v<E> &&
+           (sizeof(E) == 2 || sizeof(E) == 4 || sizeof(E) == 8);
+}();
+
 /// Folds a chunk into a row of `chunk_lanes` accumulators (element j into lane j % lanes),
 /// `lanes` elements at a time: one vector operation per 64 bytes of accumulators. The lanes
 /// are held as lane_value holds elements. reduce_chunk folds into lanes of its own, with
@@ -90,9 +100,8 @@ bytes_of_t<A> lane_value(const Reader& reader, index_t j) noexcept(noexcept(read
 template <class Op, class A, class Reader>
 [[gnu::always_inline]] inline void fold_lanes(const Reader& reader, index_t len,
                                               bytes_of_t<A>* lane) noexcept(noexcept(reader.load(0))) {
-    using E = std::remove_cvref_t<decltype(reader.load(0))>;
-    constexpr bool wide_element = std::is_arithmetic_v<E> && (sizeof(E) == 2 || sizeof(E) == 4 || sizeof(E) == 8);
-    if constexpr (noexcept(reader.load(0)) && std::is_same_v<A, bool> && wide_element) {
+    if constexpr (folds_in_wide_lanes<A, Reader>) {
+        using E = std::remove_cvref_t<decltype(reader.load(0))>;
         // all and any of wider elements. Their lanes combine exactly, so they may be any
         // width: lanes as wide as the elements, so that a compare feeds its lane with no
         // narrowing to bytes (which made the loop twice a hand loop's time), then folded
@@ -150,15 +159,20 @@ template <class Op, class A, class Reader>
     }
 }
 
-/// fold_lanes into lanes that live elsewhere (a block's, folded chunk after chunk).
+/// fold_lanes into lanes that live elsewhere (a block's, folded chunk after chunk). They are
+/// copied to a local row and back, unless only the first is written once.
 template <class Op, class A, class Reader>
 [[gnu::always_inline]] inline void fold_into_lanes(const Reader& reader, index_t len,
                                                    A* lanes_out) noexcept(noexcept(reader.load(0))) {
     using B = bytes_of_t<A>;
-    alignas(64) B lane[chunk_lanes<A>];
-    std::copy_n(reinterpret_cast<const B*>(lanes_out), chunk_lanes<A>, lane);
-    fold_lanes<Op, A>(reader, len, lane);
-    std::copy_n(lane, chunk_lanes<A>, reinterpret_cast<B*>(lanes_out));
+    if constexpr (folds_in_wide_lanes<A, Reader>) {
+        fold_lanes<Op, A>(reader, len, reinterpret_cast<B*>(lanes_out));
+    } else {
+        alignas(64) B lane[chunk_lanes<A>];
+        std::copy_n(reinterpret_cast<const B*>(lanes_out), chunk_lanes<A>, lane);
+        fold_lanes<Op, A>(reader, len, lane);
+        std::copy_n(lane, chunk_lanes<A>, reinterpret_cast<B*>(lanes_out));
+    }
 }
 
 /// The lanes combined by halving (which overwrites them). Integral lanes combine exactly,
