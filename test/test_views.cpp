@@ -353,12 +353,13 @@ BOOST_AUTO_TEST_CASE(permute_read_write) {
     // identity
     expect_values(bsx::permute(b, {0, 1, 2}), "(2,3,4)", contents(b));
     // not a permutation
-    BOOST_CHECK_THROW((void)bsx::permute(b, {0, 0, 1}), std::invalid_argument);
-    BOOST_CHECK_THROW((void)bsx::permute(b, {0, 1, 3}), std::invalid_argument);
-    BOOST_CHECK_THROW((void)bsx::permute(b, {-1, 1, 2}), std::invalid_argument);
-    BOOST_CHECK_THROW((void)bsx::permute(b, {0, 1}), std::invalid_argument);
-    BOOST_CHECK_THROW((void)bsx::permute(b, {0, 1, 2, 3}), std::invalid_argument);
-    BOOST_CHECK_THROW((void)bsx::permute(b, std::array<index_t, 3>{2, 2, 2}), std::invalid_argument);
+    const auto rejects = [](auto permute, const char* why) { expect_throw<std::invalid_argument>(permute, why); };
+    rejects([&] { (void)bsx::permute(b, {0, 0, 1}); }, "bsx: permute: (0,0,1) is not a permutation of the 3 axes");
+    rejects([&] { (void)bsx::permute(b, {0, 1, 3}); }, "the 3 axes of an operand of shape (2,3,4)");
+    rejects([&] { (void)bsx::permute(b, {-1, 1, 2}); }, "(-1,1,2) is not a permutation");
+    rejects([&] { (void)bsx::permute(b, {0, 1}); }, "bsx: permute: 2 axes given for an operand of rank 3");
+    rejects([&] { (void)bsx::permute(b, {0, 1, 2, 3}); }, "4 axes given");
+    rejects([&] { (void)bsx::permute(b, std::array<index_t, 3>{2, 2, 2}); }, "(2,2,2) is not a permutation");
     // write through a permutation
     auto c = bsx::zeros<double>(2, 3, 4);
     bsx::permute(c, {2, 0, 1}) = p;  // c(i, j, k) = p(k, i, j) = b(i, j, k)
@@ -424,11 +425,13 @@ BOOST_AUTO_TEST_CASE(reshape) {
     static_assert(decltype(s)::rank == 0);
     BOOST_TEST(s() == 0.0);
     // wrong count, bad -1 use, non-contiguous operand
-    BOOST_CHECK_THROW((void)bsx::reshape<2>(v, {4, 2}), std::invalid_argument);
-    BOOST_CHECK_THROW((void)bsx::reshape<2>(v, {-1, 4}), std::invalid_argument);
-    BOOST_CHECK_THROW((void)bsx::reshape<3>(v, {-1, -1, 6}), std::invalid_argument);
-    BOOST_CHECK_THROW((void)bsx::reshape<2>(v, {-2, -3}), std::invalid_argument);
-    BOOST_CHECK_THROW((void)bsx::reshape<1>(bsx::transpose(m), {6}), std::invalid_argument);
+    const auto rejects = [](auto reshape, const char* why) { expect_throw<std::invalid_argument>(reshape, why); };
+    rejects([&] { (void)bsx::reshape<2>(v, {4, 2}); }, "bsx: reshape: cannot reshape shape (6,) to (4,2): 6 elements");
+    rejects([&] { (void)bsx::reshape<2>(v, {-1, 4}); }, "to (-1,4): the element count does not divide");
+    rejects([&] { (void)bsx::reshape<3>(v, {-1, -1, 6}); }, "must be non-negative, with at most one -1");
+    rejects([&] { (void)bsx::reshape<2>(v, {-2, -3}); }, "must be non-negative, with at most one -1");
+    rejects([&] { (void)bsx::reshape<1>(bsx::transpose(m), {6}); },
+            "cannot reshape shape (3,2) to (6,): the operand is not contiguous");
     // write through
     bsx::reshape<2>(v, {3, 2}) = bsx::array<double, 1>{1, -1};
     BOOST_TEST(contents(v) == (std::vector<double>{1, -1, 1, -1, 1, -1}), boost::test_tools::per_element());

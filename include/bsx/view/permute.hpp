@@ -6,15 +6,34 @@
 #include <array>
 #include <cstddef>
 #include <initializer_list>
+#include <span>
 #include <stdexcept>
-#include <string>
 #include <utility>
 
+#include "../detail/message.hpp"
 #include "../expr/expression.hpp"
 #include "../expr/index_map.hpp"
 #include "remap.hpp"
 
 namespace bsx {
+namespace detail {
+
+/// The errors of permute, out of line and cold: every permute of a new rank would
+/// otherwise compile its own string arithmetic.
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_not_a_permutation(std::span<const index_t> perm,
+                                                                           std::span<const index_t> shape) {
+    message text;
+    text << "bsx: permute: " << shape_text{perm} << " is not a permutation of the " << shape.size()
+         << " axes of an operand of shape " << shape_text{shape};
+    throw std::invalid_argument(text.c_str());
+}
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_permutation_length(std::size_t given, std::size_t rank) {
+    message text;
+    text << "bsx: permute: " << given << " axes given for an operand of rank " << rank;
+    throw std::invalid_argument(text.c_str());
+}
+
+}  // namespace detail
 
 /// Axis i of the result is axis perm[i] of x; `perm` must be a permutation of 0..N-1.
 template <expression X, std::size_t R>
@@ -27,9 +46,7 @@ auto permute(X&& x, const std::array<index_t, R>& perm) {
     std::array<std::size_t, N> to{};  // operand axis perm[i] is result axis i
     for (std::size_t i = 0; i < N; ++i) {
         const index_t p = perm[i];
-        if (p < 0 || p >= index_t(N) || seen[std::size_t(p)])
-            throw std::invalid_argument("bsx: permute: " + format_shape(perm) + " is not a permutation of the " +
-                                        std::to_string(N) + " axes of an operand of shape " + format_shape(in));
+        if (p < 0 || p >= index_t(N) || seen[std::size_t(p)]) detail::throw_not_a_permutation(perm, in);
         seen[std::size_t(p)] = true;
         shape[i] = in[std::size_t(p)];
         to[std::size_t(p)] = i;
@@ -41,9 +58,7 @@ template <expression X>
 auto permute(X&& x, std::initializer_list<index_t> perm) {
     constexpr std::size_t N = rank_v<X>;
     std::array<index_t, N> p{};
-    if (perm.size() != N)
-        throw std::invalid_argument("bsx: permute: " + std::to_string(perm.size()) +
-                                    " axes given for an operand of rank " + std::to_string(N));
+    if (perm.size() != N) detail::throw_permutation_length(perm.size(), N);
     std::copy(perm.begin(), perm.end(), p.begin());
     return permute(std::forward<X>(x), p);
 }

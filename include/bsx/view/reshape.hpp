@@ -8,10 +8,12 @@
 #include <cstdlib>
 #include <limits>
 #include <optional>
+#include <span>
 #include <stdexcept>
-#include <string>
+#include <string_view>
 #include <utility>
 
+#include "../detail/message.hpp"
 #include "../expr/expression.hpp"
 #include "../expr/index_map.hpp"
 #include "../shape/rules.hpp"
@@ -21,6 +23,27 @@
 namespace bsx {
 
 namespace detail {
+
+/// reshape's error: `from` cannot take the shape `to`, because `why`, or, with no reason
+/// given, because their element counts differ. Out of line and cold, as every throw path:
+/// each reshape would otherwise compile its own string arithmetic.
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_cannot_reshape(std::span<const index_t> from,
+                                                                        std::span<const index_t> to,
+                                                                        std::string_view why = {}) {
+    message text;
+    text << "bsx: reshape: cannot reshape shape " << shape_text{from} << " to " << shape_text{to} << ": ";
+    if (why.empty()) {  // both shapes were checked: their counts do not overflow
+        const auto count = [](std::span<const index_t> s) {
+            index_t n = 1;
+            for (const index_t e : s) n *= e;
+            return n;
+        };
+        text << count(from) << " elements cannot take " << count(to);
+    } else {
+        text << why;
+    }
+    throw std::invalid_argument(text.c_str());
+}
 
 /// How a lazy reshape from `in` to `out` (same element count) reads its operand, when
 /// it only splits axes (and adds or drops extent-1 ones): each operand axis of extent
@@ -53,10 +76,7 @@ auto reshape(X&& x, shape_t<M> shape) {
     constexpr std::size_t N = rank_v<X>;
     const shape_t<N> in = x.shape();
     const index_t size = shape_size(in);
-    const auto fail = [&](const std::string& why) {
-        throw std::invalid_argument("bsx: reshape: cannot reshape shape " + format_shape(in) + " to " +
-                                    format_shape(shape) + ": " + why);
-    };
+    const auto fail = [&](std::string_view why) { detail::throw_cannot_reshape(in, shape, why); };
     if constexpr (strided_expression<X>)
         if (!is_contiguous(in, x.strides())) fail("the operand is not contiguous");
     std::size_t inferred = M;
@@ -73,8 +93,7 @@ auto reshape(X&& x, shape_t<M> shape) {
         if (known == 0 || size % known != 0) fail("the element count does not divide");
         shape[inferred] = size / known;
     }
-    if (detail::checked_size("reshape", shape) != size)
-        fail(std::to_string(size) + " elements cannot take " + std::to_string(shape_size(shape)));
+    if (detail::checked_size("reshape", shape) != size) detail::throw_cannot_reshape(in, shape);
     if constexpr (strided_expression<X>) {
         const auto v = detail::view_of(std::forward<X>(x));
         return strided_view<std::remove_pointer_t<decltype(v.data())>, M>(v.data(), shape, contiguous_strides(shape));
