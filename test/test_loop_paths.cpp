@@ -161,7 +161,7 @@ template <class T>
 void check_strided_gathers() {
     const auto base = random_matrix<T>(3, 1000, 12);
     const auto other = random_matrix<T>(3, 1000, 13);
-    for (const bsx::index_t step : {2, 3, 4, 5, -1, -2, -4}) {
+    for (const bsx::index_t step : {2, 3, 4, 5, 9, -1, -2, -3, -4}) {
         const bsx::index_t n = (1000 + (step > 0 ? step : -step) - 1) / (step > 0 ? step : -step);
         const auto in = bsx::slice(base, bsx::all, bsx::range(step > 0 ? 0 : 999, step > 0 ? 1000 : -1001, step));
         const auto in2 = bsx::slice(other, bsx::all, bsx::range(step > 0 ? 0 : 999, step > 0 ? 1000 : -1001, step));
@@ -195,6 +195,7 @@ BOOST_AUTO_TEST_CASE(strided_operands_of_every_element_type) {
     check_strided_gathers<float>();
     check_strided_gathers<std::int64_t>();
     check_strided_gathers<std::int32_t>();
+    check_strided_gathers<std::int16_t>();
     check_strided_gathers<std::int8_t>();
     check_strided_gathers<bool>();
 }

@@ -160,9 +160,11 @@ void write_chunk(const Reader reader, T* out, index_t len) noexcept(noexcept(rea
 /// Element copies for code written once for every element type: elements of `bytes`
 /// bytes are moved as unsigned integers of that size, which may alias any object (long
 /// double's 16 bytes by memcpy). Gathers at stride 2 and -1 of any size (every other
-/// column, of bools too; a reversed axis), at stride 4 and writes at strides 2 and 4 of 4- and
-/// 8-byte elements (float, double, int32, int64) are constants in loops of their own, which
-/// then vectorize (vector loads and shuffles); every other stride and size runs plainly.
+/// column, of bools too; a reversed axis) and writes at stride 2 of 4- and 8-byte elements
+/// are constants in loops of their own, which then vectorize as vector loads and shuffles.
+/// Other gathers and writes of elements of 2 bytes or more load or store element by element
+/// into vectors (at stride 4 that beats the shuffles, which keep too few loads in flight);
+/// single bytes, which the compiler would insert one at a time, run plainly.
 using element_1 [[gnu::may_alias]] = std::uint8_t;
 using element_2 [[gnu::may_alias]] = std::uint16_t;
 using element_4 [[gnu::may_alias]] = std::uint32_t;
@@ -199,19 +201,17 @@ bool with_element_size(std::size_t bytes, F&& f) {
         };
         using one = std::integral_constant<index_t, 1>;
         using two = std::integral_constant<index_t, 2>;
-        using four = std::integral_constant<index_t, 4>;
         using back = std::integral_constant<index_t, -1>;
-        constexpr bool vectors = sizeof(U) == 4 || sizeof(U) == 8;
         if (to_stride == 1 && from_stride == -1)  // a reversed axis (flip): vector loads, then a shuffle
             copy(back{}, one{});
         else if (to_stride == 1 && from_stride == 2)  // every size: every other column of bools too
             copy(two{}, one{});
-        else if (vectors && to_stride == 1 && from_stride == 4)
-            copy(four{}, one{});
-        else if (vectors && from_stride == 1 && to_stride == 2)
+        else if ((sizeof(U) == 4 || sizeof(U) == 8) && from_stride == 1 && to_stride == 2)
             copy(one{}, two{});
-        else if (vectors && from_stride == 1 && to_stride == 4)
-            copy(one{}, four{});
+        else if (sizeof(U) > 1 && to_stride == 1)
+            copy(from_stride, one{});
+        else if (sizeof(U) > 1 && from_stride == 1)
+            copy(one{}, to_stride);
         else
             for (index_t t = 0; t < len; ++t) dst[t * to_stride] = src[t * from_stride];
     });
