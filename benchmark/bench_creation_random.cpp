@@ -5,8 +5,9 @@
 //   normal       r = g.normal<double>(shape)              vs  the same Philox and ziggurat per
 //                                                              element in a plain loop (its rare
 //                                                              draws through bsx's own slow path)
+//   uniform      r = g.uniform<double>(shape)             vs  the same Philox, scaled to [0, 1)
 //
-// with n = 10^7 (linspace, normal) and m = 3000 (eye). The hand loops share the work with
+// with n = 10^7 (linspace, normal, uniform) and m = 3000 (eye). The hand loops share the work with
 // `omp parallel for`. It measures what a generated leaf costs beside the loop it stands
 // for: its values are computed a chunk at a time into a tile, then read.
 //
@@ -27,6 +28,7 @@
 #include "bench_common.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -110,8 +112,37 @@ void BM_normal_bsx(benchmark::State& state) {
     set_counters(state, n);
 }
 
-// Blocks of 64 elements: Philox's rounds one pass each over the block (a loop that
-// vectorizes), then the ziggurat's rectangle test per element, then the rare draws.
+// Philox4x32-10 of counters (first + t, 0, call, 0) for t < len <= 64, the first word of
+// each: the rounds one pass each over the block, so that they vectorize (four lanes for
+// GCC, whose wider vectors spend the time repacking the 32-bit products).
+void philox_block(bsx::index_t first, bsx::index_t len, std::uint32_t call, std::uint64_t* words) {
+    std::uint32_t c0[64], c1[64], c2[64], c3[64];
+    for (bsx::index_t t = 0; t < len; ++t) c0[t] = std::uint32_t(first + t), c1[t] = 0, c2[t] = call, c3[t] = 0;
+    std::uint32_t k0 = 1, k1 = 0;
+    for (int round = 0; round < 10; ++round) {
+        if (round > 0) k0 += 0x9E3779B9, k1 += 0xBB67AE85;
+        BSX_SIMD_LOOP_4_LANES
+        for (bsx::index_t t = 0; t < len; ++t) {
+            const std::uint64_t p0 = 0xD2511F53ull * c0[t], p1 = 0xCD9E8D57ull * c2[t];
+            c0[t] = std::uint32_t(p1 >> 32) ^ c1[t] ^ k0, c1[t] = std::uint32_t(p1);
+            c2[t] = std::uint32_t(p0 >> 32) ^ c3[t] ^ k1, c3[t] = std::uint32_t(p0);
+        }
+    }
+#pragma omp simd
+    for (bsx::index_t t = 0; t < len; ++t) words[t] = std::uint64_t(c0[t]) << 32 | c1[t];
+}
+
+/// The top 53 bits of `word` in [0, 1), converted as two exact halves (AVX2 has no
+/// conversion from 64-bit integers; this one vectorizes).
+double unit_double(std::uint64_t word) {
+    const std::uint64_t top = word >> 11;
+    const double high = std::bit_cast<double>(0x4330000000000000 | top >> 32) - 0x1p52;
+    const double low = std::bit_cast<double>(0x4330000000000000 | (top & 0xFFFFFFFF)) - 0x1p52;
+    return (high * 0x1p32 + low) * 0x1p-53;
+}
+
+// Blocks of 64 elements: Philox, then the ziggurat's rectangle test per element, then the
+// rare draws.
 void BM_normal_hand(benchmark::State& state) {
     set_threads(state, static_cast<int>(state.range(0)));
     bsx::array<double, 1> r(bsx::shape_t<1>{n});
@@ -126,33 +157,54 @@ void BM_normal_hand(benchmark::State& state) {
 #pragma omp parallel for schedule(static)
         for (bsx::index_t b = 0; b < n; b += block) {
             const bsx::index_t len = std::min(block, n - b);
-            std::uint32_t c0[block], c1[block], c2[block], c3[block];
-            for (bsx::index_t t = 0; t < len; ++t) c0[t] = std::uint32_t(b + t), c1[t] = 0, c2[t] = call, c3[t] = 0;
-            std::uint32_t k0 = 1, k1 = 0;
-            for (int round = 0; round < 10; ++round) {
-                if (round > 0) k0 += 0x9E3779B9, k1 += 0xBB67AE85;
-#pragma omp simd
-                for (bsx::index_t t = 0; t < len; ++t) {
-                    const std::uint64_t p0 = 0xD2511F53ull * c0[t], p1 = 0xCD9E8D57ull * c2[t];
-                    c0[t] = std::uint32_t(p1 >> 32) ^ c1[t] ^ k0, c1[t] = std::uint32_t(p1);
-                    c2[t] = std::uint32_t(p0 >> 32) ^ c3[t] ^ k1, c3[t] = std::uint32_t(p0);
-                }
-            }
-            bool rare = false;
+            std::uint64_t words[block];
+            philox_block(b, len, call, words);
+            std::uint64_t rare = 0;
 #pragma omp simd reduction(| : rare)
             for (bsx::index_t t = 0; t < len; ++t) {
-                const std::uint64_t word = std::uint64_t(c0[t]) << 32 | c1[t];
-                const unsigned layer = word & 0xFF;
-                const double x = double(word >> 11) * 0x1p-53 * z.x[layer];
-                out[b + t] = word & 0x100 ? -x : x;
+                const std::uint64_t layer = words[t] & 0xFF;
+                const double x = unit_double(words[t]) * z.x[layer];
+                out[b + t] = words[t] & 0x100 ? -x : x;
                 rare |= !(x < z.x[layer + 1]);
             }
-            if (rare)
-                for (bsx::index_t t = 0; t < len; ++t) {
-                    const std::uint64_t word = std::uint64_t(c0[t]) << 32 | c1[t];
-                    if (!(std::abs(out[b + t]) < z.x[(word & 0xFF) + 1]))
+            if (rare != 0)
+                for (bsx::index_t t = 0; t < len; ++t)
+                    if (!(std::abs(out[b + t]) < z.x[(words[t] & 0xFF) + 1]))
                         out[b + t] = rd::standard_normal_slow(s, b + t);
-                }
+        }
+        benchmark::DoNotOptimize(out);
+        benchmark::ClobberMemory();
+    }
+    set_counters(state, n);
+}
+
+void BM_uniform_bsx(benchmark::State& state) {
+    set_threads(state, static_cast<int>(state.range(0)));
+    bsx::random::generator g(1);
+    bsx::array<double, 1> r(bsx::shape_t<1>{n});
+    for (auto _ : state) {
+        r = g.uniform<double>(r.shape());
+        benchmark::DoNotOptimize(r.data());
+        benchmark::ClobberMemory();
+    }
+    set_counters(state, n);
+}
+
+void BM_uniform_hand(benchmark::State& state) {
+    set_threads(state, static_cast<int>(state.range(0)));
+    bsx::array<double, 1> r(bsx::shape_t<1>{n});
+    double* out = r.data();
+    std::uint32_t call = 0;
+    for (auto _ : state) {
+        ++call;
+        constexpr bsx::index_t block = 64;
+#pragma omp parallel for schedule(static)
+        for (bsx::index_t b = 0; b < n; b += block) {
+            const bsx::index_t len = std::min(block, n - b);
+            std::uint64_t words[block];
+            philox_block(b, len, call, words);
+#pragma omp simd
+            for (bsx::index_t t = 0; t < len; ++t) out[b + t] = unit_double(words[t]);
         }
         benchmark::DoNotOptimize(out);
         benchmark::ClobberMemory();
@@ -168,6 +220,8 @@ BENCHMARK(BM_eye_add_bsx)->Apply(thread_args);
 BENCHMARK(BM_eye_add_hand)->Apply(thread_args);
 BENCHMARK(BM_normal_bsx)->Apply(thread_args);
 BENCHMARK(BM_normal_hand)->Apply(thread_args);
+BENCHMARK(BM_uniform_bsx)->Apply(thread_args);
+BENCHMARK(BM_uniform_hand)->Apply(thread_args);
 
 namespace {
 

@@ -218,6 +218,7 @@ SCAN_CLIP_CASES = [
 CREATION_RANDOM_CASES = [
     ("BM_linspace_bsx", "np.linspace(0.0, 1.0, 10**7)", None, ""),
     ("BM_normal_bsx", "g.standard_normal(out=r)", None, "g = np.random.default_rng(1); r = np.empty(10**7)\n"),
+    ("BM_uniform_bsx", "g.random(out=r)", None, "g = np.random.default_rng(1); r = np.empty(10**7)\n"),
     # issue 36: the fixed cost of a small new array, in NumPy's quickest spellings
     *[(f"BM_zeros_{t}_{k}_bsx", f"np.zeros({k}{'' if t == 'f64' else ', np.float32'})", None, "")
       for t in ("f64", "f32") for k in (100, 1000)],

@@ -112,9 +112,9 @@ BOOST_AUTO_TEST_CASE(same_bits_at_any_thread_count) {
     });
 }
 
-BOOST_AUTO_TEST_CASE(slices_equal_the_same_slice_of_the_whole) {
-    rnd::generator g(7);
-    const auto e = g.normal<double>(bsx::shape_t<2>{40, 50});
+template <class E>
+void check_slices_of(const E& e) {
+    using T = bsx::value_type_t<E>;
     const auto whole = bsx::eval(e);
     const auto part = bsx::eval(bsx::slice(e, bsx::range(3, 40, 4), bsx::range(49, 0, -3)));
     bool ok = part.extent(0) == 10 && part.extent(1) == 17;
@@ -124,11 +124,18 @@ BOOST_AUTO_TEST_CASE(slices_equal_the_same_slice_of_the_whole) {
     for (index_t i = 0; i < 40; ++i)
         for (index_t j = 0; j < 50; ++j) ok &= same_bits(t(j, i), whole(i, j));
     // Broadcast against a larger shape: each row of the result is the same draw.
-    const auto rows = bsx::eval(bsx::zeros<double>(3, 40, 50) + e);
+    const auto rows = bsx::eval(bsx::zeros<T>(3, 40, 50) + e);
     for (index_t p = 0; p < 3; ++p)
         for (index_t i = 0; i < 40; ++i)
-            for (index_t j = 0; j < 50; ++j) ok &= same_bits(rows(p, i, j), whole(i, j) + 0.0);
+            for (index_t j = 0; j < 50; ++j) ok &= same_bits(rows(p, i, j), T(whole(i, j) + T(0)));
     BOOST_TEST(ok);
+}
+
+BOOST_AUTO_TEST_CASE(slices_equal_the_same_slice_of_the_whole) {
+    rnd::generator g(7);
+    check_slices_of(g.normal<double>(bsx::shape_t<2>{40, 50}));
+    check_slices_of(g.uniform<double>(bsx::shape_t<2>{40, 50}));
+    check_slices_of(g.uniform<float>(bsx::shape_t<2>{40, 50}, -1.0f, 1.0f));
 }
 
 BOOST_AUTO_TEST_CASE(calls_draw_from_new_streams) {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <concepts>
 #include <cstddef>
@@ -70,7 +71,7 @@ struct stream {
         std::array<std::uint32_t, 2> k = key;
         for (int round = 0; round < 10; ++round) {
             if (round > 0) k[0] += 0x9E3779B9, k[1] += 0xBB67AE85;
-            BSX_SIMD_LOOP
+            BSX_SIMD_LOOP_4_LANES
             for (index_t t = 0; t < n; ++t) {
                 const std::uint64_t p0 = std::uint64_t(0xD2511F53) * c0[t], p1 = std::uint64_t(0xCD9E8D57) * c2[t];
                 c0[t] = std::uint32_t(p1 >> 32) ^ c1[t] ^ k[0];
@@ -84,20 +85,45 @@ struct stream {
 };
 
 /// A uniform value in [0, 1) of T's precision from 64 random bits (the top bits, scaled
-/// exactly).
+/// exactly). The integer is converted in ways that vectorize without AVX-512, which alone
+/// converts 64-bit integers: through int32 for float, and for double as two halves of at
+/// most 32 bits, each placed in the mantissa of 2^52 (exact; their sum is below 2^53).
 template <std::floating_point T>
 T unit_interval(std::uint64_t bits) noexcept {
     constexpr int digits = std::numeric_limits<T>::digits < 64 ? std::numeric_limits<T>::digits : 64;
-    return T(bits >> (64 - digits)) * (T(1) / T(std::uint64_t(1) << (digits - 1)) / T(2));
+    constexpr T scale = T(1) / T(std::uint64_t(1) << (digits - 1)) / T(2);
+    const std::uint64_t top = bits >> (64 - digits);
+    if constexpr (digits <= 31) {
+        return T(std::int32_t(top)) * scale;
+    } else if constexpr (std::is_same_v<T, double> && digits == 53) {
+        constexpr std::uint64_t two_52 = 0x4330000000000000;  // the bits of 2^52
+        const double high = std::bit_cast<double>(two_52 | top >> 32) - 0x1p52;
+        const double low = std::bit_cast<double>(two_52 | (top & 0xFFFFFFFF)) - 0x1p52;
+        return (high * 0x1p32 + low) * scale;
+    } else {
+        return T(top) * scale;
+    }
 }
 
+/// Uniform values in [lo, hi). fill() enciphers a block of counters at once, as
+/// normal_values does.
 template <std::floating_point T>
 struct uniform_values {
     stream s;
     T lo, width, hi, below_hi;  // below_hi: the largest value under hi, where rounding would give hi
-    T operator()(index_t i) const noexcept {
-        const T v = lo + width * unit_interval<T>(s.bits(i)[0]);
+    T from_bits(std::uint64_t bits) const noexcept {
+        const T v = lo + width * unit_interval<T>(bits);
         return v < hi ? v : below_hi;
+    }
+    T operator()(index_t i) const noexcept { return from_bits(s.bits(i)[0]); }
+    void fill(index_t first, index_t step, index_t len, T* out) const noexcept {
+        std::uint64_t words[stream::max_words];
+        for (index_t b = 0; b < len; b += stream::max_words) {
+            const index_t n = std::min(stream::max_words, len - b);
+            s.first_words(first + b * step, step, n, words);
+            BSX_SIMD_LOOP
+            for (index_t t = 0; t < n; ++t) out[b + t] = from_bits(words[t]);
+        }
     }
 };
 
@@ -155,7 +181,7 @@ inline const ziggurat_layers& normal_layers() noexcept {
 /// The layer is the word's low 8 bits, the sign bit 8, the position its top 53 bits
 /// (unit_interval). False where the draw needs standard_normal_slow.
 inline bool standard_normal_fast(const ziggurat_layers& z, std::uint64_t first, double& value) noexcept {
-    const auto layer = unsigned(first & 0xFF);
+    const std::uint64_t layer = first & 0xFF;
     const double x = unit_interval<double>(first) * z.x[layer];
     value = first & 0x100 ? -x : x;
     return x < z.x[layer + 1];
@@ -182,10 +208,10 @@ struct normal_values {
         for (index_t b = 0; b < len; b += stream::max_words) {
             const index_t n = std::min(stream::max_words, len - b);
             s.first_words(first + b * step, step, n, words);
-            bool rare = false;
+            std::uint64_t rare = 0;  // not bool, and a 64-bit layer below: else the loop does not vectorize
             BSX_SIMD_LOOP
             for (index_t t = 0; t < n; ++t) rare |= !standard_normal_fast(layers, words[t], z[t]);
-            if (rare)
+            if (rare != 0)
                 for (index_t t = 0; t < n; ++t)
                     if (double v; !standard_normal_fast(layers, words[t], v))
                         z[t] = standard_normal_slow(s, first + (b + t) * step);
