@@ -5,7 +5,8 @@
 //   normal       r = g.normal<double>(shape)              vs  the same Philox and ziggurat per
 //                                                              element in a plain loop (its rare
 //                                                              draws through bsx's own slow path)
-//   uniform      r = g.uniform<double>(shape)             vs  the same Philox, scaled to [0, 1)
+//   uniform      r = g.uniform<double>(shape)             vs  the same Philox (two values a block),
+//                                                              scaled to [0, 1)
 //
 // with n = 10^7 (linspace, normal, uniform) and m = 3000 (eye). The hand loops share the work with
 // `omp parallel for`. It measures what a generated leaf costs beside the loop it stands
@@ -112,24 +113,21 @@ void BM_normal_bsx(benchmark::State& state) {
     set_counters(state, n);
 }
 
-// Philox4x32-10 of counters (first + t, 0, call, 0) for t < len <= 64, the first word of
-// each: the rounds one pass each over the block, so that they vectorize (four lanes for
-// GCC, whose wider vectors spend the time repacking the 32-bit products).
-void philox_block(bsx::index_t first, bsx::index_t len, std::uint32_t call, std::uint64_t* words) {
-    std::uint32_t c0[64], c1[64], c2[64], c3[64];
-    for (bsx::index_t t = 0; t < len; ++t) c0[t] = std::uint32_t(first + t), c1[t] = 0, c2[t] = call, c3[t] = 0;
+// Philox4x32-10 of counters (first + t, 0, call, 0) for t < len <= 64, word j of block t
+// into c[j][t]: the rounds one pass each over the block, so that they vectorize (four lanes
+// for GCC, whose wider vectors spend the time repacking the 32-bit products).
+void philox_block(bsx::index_t first, bsx::index_t len, std::uint32_t call, std::uint32_t (&c)[4][64]) {
+    for (bsx::index_t t = 0; t < len; ++t) c[0][t] = std::uint32_t(first + t), c[1][t] = 0, c[2][t] = call, c[3][t] = 0;
     std::uint32_t k0 = 1, k1 = 0;
     for (int round = 0; round < 10; ++round) {
         if (round > 0) k0 += 0x9E3779B9, k1 += 0xBB67AE85;
         BSX_SIMD_LOOP_4_LANES
         for (bsx::index_t t = 0; t < len; ++t) {
-            const std::uint64_t p0 = 0xD2511F53ull * c0[t], p1 = 0xCD9E8D57ull * c2[t];
-            c0[t] = std::uint32_t(p1 >> 32) ^ c1[t] ^ k0, c1[t] = std::uint32_t(p1);
-            c2[t] = std::uint32_t(p0 >> 32) ^ c3[t] ^ k1, c3[t] = std::uint32_t(p0);
+            const std::uint64_t p0 = 0xD2511F53ull * c[0][t], p1 = 0xCD9E8D57ull * c[2][t];
+            c[0][t] = std::uint32_t(p1 >> 32) ^ c[1][t] ^ k0, c[1][t] = std::uint32_t(p1);
+            c[2][t] = std::uint32_t(p0 >> 32) ^ c[3][t] ^ k1, c[3][t] = std::uint32_t(p0);
         }
     }
-#pragma omp simd
-    for (bsx::index_t t = 0; t < len; ++t) words[t] = std::uint64_t(c0[t]) << 32 | c1[t];
 }
 
 /// The top 53 bits of `word` in [0, 1), converted as two exact halves (AVX2 has no
@@ -157,8 +155,11 @@ void BM_normal_hand(benchmark::State& state) {
 #pragma omp parallel for schedule(static)
         for (bsx::index_t b = 0; b < n; b += block) {
             const bsx::index_t len = std::min(block, n - b);
+            std::uint32_t c[4][block];
+            philox_block(b, len, call, c);
             std::uint64_t words[block];
-            philox_block(b, len, call, words);
+#pragma omp simd
+            for (bsx::index_t t = 0; t < len; ++t) words[t] = std::uint64_t(c[0][t]) << 32 | c[1][t];
             std::uint64_t rare = 0;
 #pragma omp simd reduction(| : rare)
             for (bsx::index_t t = 0; t < len; ++t) {
@@ -197,14 +198,20 @@ void BM_uniform_hand(benchmark::State& state) {
     std::uint32_t call = 0;
     for (auto _ : state) {
         ++call;
-        constexpr bsx::index_t block = 64;
+        constexpr bsx::index_t block = 64;  // Philox blocks, two doubles each
 #pragma omp parallel for schedule(static)
-        for (bsx::index_t b = 0; b < n; b += block) {
-            const bsx::index_t len = std::min(block, n - b);
-            std::uint64_t words[block];
-            philox_block(b, len, call, words);
+        for (bsx::index_t b = 0; b < (n + 1) / 2; b += block) {
+            const bsx::index_t len = std::min(block, (n + 1) / 2 - b);
+            std::uint32_t c[4][block];
+            philox_block(b, len, call, c);
+            double* o = out + 2 * b;
+            const bsx::index_t values = std::min(2 * len, n - 2 * b);
 #pragma omp simd
-            for (bsx::index_t t = 0; t < len; ++t) out[b + t] = unit_double(words[t]);
+            for (bsx::index_t t = 0; t < values / 2; ++t) {
+                o[2 * t] = unit_double(std::uint64_t(c[0][t]) << 32 | c[1][t]);
+                o[2 * t + 1] = unit_double(std::uint64_t(c[2][t]) << 32 | c[3][t]);
+            }
+            if (values % 2 != 0) o[values - 1] = unit_double(std::uint64_t(c[0][len - 1]) << 32 | c[1][len - 1]);
         }
         benchmark::DoNotOptimize(out);
         benchmark::ClobberMemory();

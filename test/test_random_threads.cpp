@@ -64,21 +64,33 @@ BOOST_AUTO_TEST_CASE(philox_known_answers) {
 }
 
 BOOST_AUTO_TEST_CASE(uniform_values_follow_from_the_cipher) {
-    // Element i of call c of seed s: the top 53 bits of Philox((i, 0, c, 0), seed) scaled to
-    // [0, 1), then to [lo, hi).
+    // Element i of call c of seed s, a double: the top 53 bits of 64-bit word i % 2 of
+    // Philox((i / 2, 0, c, 0), seed) scaled to [0, 1), then to [lo, hi). A float: the top 24
+    // bits of 32-bit word i % 4 of Philox((i / 4, 0, c, 0), seed). Runs that start and end
+    // mid-block, read forwards and backwards.
     const std::uint64_t seed = 0x0123456789abcdefULL;
+    const std::array<std::uint32_t, 2> key{0x89abcdef, 0x01234567};
     rnd::generator g(seed);
     (void)g.uniform<double>(bsx::shape_t<1>{1});                                    // call 0
-    const auto u = bsx::eval(g.uniform<double>(bsx::shape_t<1>{1000}, -2.0, 3.0));  // call 1
+    const auto u = bsx::eval(g.uniform<double>(bsx::shape_t<1>{1001}, -2.0, 3.0));  // call 1
+    const auto f = g.uniform<float>(bsx::shape_t<1>{1003}, 1.0f, 2.0f);             // call 2
+    const auto part = bsx::eval(bsx::slice(f, bsx::range(3, 1002)));
+    const auto reversed = bsx::eval(bsx::slice(f, bsx::range(1002, -1004, -1)));
     bool ok = true;
-    for (index_t i = 0; i < 1000; ++i) {
-        const auto w = rnd::philox4x32({std::uint32_t(i), 0, 1, 0}, {0x89abcdef, 0x01234567});
-        const std::uint64_t bits = std::uint64_t(w[0]) << 32 | w[1];
+    for (index_t i = 0; i < 1001; ++i) {
+        const auto w = rnd::philox4x32({std::uint32_t(i / 2), 0, 1, 0}, key);
+        const std::uint64_t bits = i % 2 == 0 ? std::uint64_t(w[0]) << 32 | w[1] : std::uint64_t(w[2]) << 32 | w[3];
         const double want = -2.0 + 5.0 * (double(bits >> 11) * 0x1p-53);
         ok &= same_bits(u(i), want);
     }
+    for (index_t i = 0; i < 1003; ++i) {
+        const auto w = rnd::philox4x32({std::uint32_t(i / 4), 0, 2, 0}, key);
+        const float want = 1.0f + 1.0f * (float(w[std::size_t(i % 4)] >> 8) * 0x1p-24f);
+        if (i >= 3 && i < 1002) ok &= same_bits(part(i - 3), want);
+        ok &= same_bits(reversed(1002 - i), want);
+    }
     BOOST_TEST(ok);
-    BOOST_TEST(g.calls() == 2u);
+    BOOST_TEST(g.calls() == 3u);
 }
 
 BOOST_AUTO_TEST_CASE(same_bits_at_any_thread_count) {

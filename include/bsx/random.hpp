@@ -59,28 +59,32 @@ struct stream {
     }
 
     static constexpr index_t max_words = 64;
-    /// bits(first + t * step)[0] into words[t] for t < n <= max_words: the same rounds as
-    /// philox4x32, each one pass over the n blocks, a loop that vectorizes (one block per
-    /// call does not).
+    /// bits(first + t * step)[0] into words[t] for t < n <= max_words.
     void first_words(index_t first, index_t step, index_t n, std::uint64_t* words) const noexcept {
-        std::uint32_t c0[max_words], c1[max_words], c2[max_words], c3[max_words];
+        std::uint32_t c[4][max_words];
+        encipher(first, step, n, c);
+        for (index_t t = 0; t < n; ++t) words[t] = std::uint64_t(c[0][t]) << 32 | c[1][t];
+    }
+    /// Philox of the counters (first + t * step, call, 0) for t < n, into c[0..3][t]: the
+    /// same rounds as philox4x32, each one pass over the n blocks, a loop that vectorizes
+    /// (one block per call does not).
+    void encipher(index_t first, index_t step, index_t n, std::uint32_t (&c)[4][max_words]) const noexcept {
         for (index_t t = 0; t < n; ++t) {
             const auto i = std::uint64_t(first + t * step);
-            c0[t] = std::uint32_t(i), c1[t] = std::uint32_t(i >> 32), c2[t] = call, c3[t] = 0;
+            c[0][t] = std::uint32_t(i), c[1][t] = std::uint32_t(i >> 32), c[2][t] = call, c[3][t] = 0;
         }
         std::array<std::uint32_t, 2> k = key;
         for (int round = 0; round < 10; ++round) {
             if (round > 0) k[0] += 0x9E3779B9, k[1] += 0xBB67AE85;
             BSX_SIMD_LOOP_4_LANES
             for (index_t t = 0; t < n; ++t) {
-                const std::uint64_t p0 = std::uint64_t(0xD2511F53) * c0[t], p1 = std::uint64_t(0xCD9E8D57) * c2[t];
-                c0[t] = std::uint32_t(p1 >> 32) ^ c1[t] ^ k[0];
-                c1[t] = std::uint32_t(p1);
-                c2[t] = std::uint32_t(p0 >> 32) ^ c3[t] ^ k[1];
-                c3[t] = std::uint32_t(p0);
+                const std::uint64_t p0 = std::uint64_t(0xD2511F53) * c[0][t], p1 = std::uint64_t(0xCD9E8D57) * c[2][t];
+                c[0][t] = std::uint32_t(p1 >> 32) ^ c[1][t] ^ k[0];
+                c[1][t] = std::uint32_t(p1);
+                c[2][t] = std::uint32_t(p0 >> 32) ^ c[3][t] ^ k[1];
+                c[3][t] = std::uint32_t(p0);
             }
         }
-        for (index_t t = 0; t < n; ++t) words[t] = std::uint64_t(c0[t]) << 32 | c1[t];
     }
 };
 
@@ -105,24 +109,60 @@ T unit_interval(std::uint64_t bits) noexcept {
     }
 }
 
-/// Uniform values in [lo, hi). fill() enciphers a block of counters at once, as
-/// normal_values does.
+/// Uniform values in [lo, hi). One Philox block holds the bits of four values of at most
+/// 32 digits (float: a 32-bit word each) or two of more (a 64-bit word each): element i
+/// takes word i % per of block i / per. fill() enciphers the blocks a run of elements
+/// shares at once.
 template <std::floating_point T>
 struct uniform_values {
+    static constexpr index_t per = std::numeric_limits<T>::digits <= 32 ? 4 : 2;
     stream s;
     T lo, width, hi, below_hi;  // below_hi: the largest value under hi, where rounding would give hi
+    /// A value from the top bits of 64 random bits.
     T from_bits(std::uint64_t bits) const noexcept {
         const T v = lo + width * unit_interval<T>(bits);
         return v < hi ? v : below_hi;
     }
-    T operator()(index_t i) const noexcept { return from_bits(s.bits(i)[0]); }
+    T operator()(index_t i) const noexcept {
+        const auto w = s.bits(i / per);
+        if constexpr (per == 4)
+            return from_bits(i % 4 % 2 == 0 ? w[i % 4 / 2] : w[i % 4 / 2] << 32);
+        else
+            return from_bits(w[i % 2]);
+    }
     void fill(index_t first, index_t step, index_t len, T* out) const noexcept {
-        std::uint64_t words[stream::max_words];
-        for (index_t b = 0; b < len; b += stream::max_words) {
-            const index_t n = std::min(stream::max_words, len - b);
-            s.first_words(first + b * step, step, n, words);
-            BSX_SIMD_LOOP
-            for (index_t t = 0; t < n; ++t) out[b + t] = from_bits(words[t]);
+        if (step != 1) {  // a transposed or reversed read: no block is shared
+            for (index_t t = 0; t < len; ++t) out[t] = (*this)(first + t * step);
+            return;
+        }
+        std::uint32_t c[4][stream::max_words];
+        T staged[per * stream::max_words];
+        for (index_t b = 0; b < len;) {
+            const index_t e = first + b, skip = e % per;  // the run starts `skip` values into its block
+            const index_t n = std::min(len - b, per * stream::max_words - skip);
+            const index_t blocks = (skip + n + per - 1) / per;
+            s.encipher(e / per, 1, blocks, c);
+            if (skip == 0 && n == per * blocks) {  // whole blocks: straight into out
+                values_of_blocks(c, blocks, out + b);
+            } else {  // a run's first or last blocks
+                values_of_blocks(c, blocks, staged);
+                std::copy_n(staged + skip, n, out + b);
+            }
+            b += n;
+        }
+    }
+
+private:
+    /// The values of blocks t < n, per of them each, into out[per * t + j].
+    void values_of_blocks(const std::uint32_t (&c)[4][stream::max_words], index_t n, T* out) const noexcept {
+        BSX_SIMD_LOOP
+        for (index_t t = 0; t < n; ++t) {
+            if constexpr (per == 4) {
+                for (int j = 0; j < 4; ++j) out[4 * t + j] = from_bits(std::uint64_t(c[j][t]) << 32);
+            } else {
+                out[2 * t] = from_bits(std::uint64_t(c[0][t]) << 32 | c[1][t]);
+                out[2 * t + 1] = from_bits(std::uint64_t(c[2][t]) << 32 | c[3][t]);
+            }
         }
     }
 };
