@@ -93,6 +93,27 @@ BOOST_AUTO_TEST_CASE(uniform_values_follow_from_the_cipher) {
     BOOST_TEST(g.calls() == 3u);
 }
 
+__extension__ using wide_unsigned = unsigned __int128;  // the test's own 128-bit product
+
+BOOST_AUTO_TEST_CASE(integers_follow_from_the_cipher) {
+    // Element i of call c, in [lo, lo + range): lo + the high 64 bits of range times 64-bit word
+    // i % 2 of Philox((i / 2, 0, c, 0), seed) (Lemire's method; at this range no draw is
+    // rejected but with probability 1000 / 2^64). A run from an odd start, and reversed.
+    rnd::generator g(5);
+    const auto x = g.integers<std::int64_t>(-300, 700, bsx::shape_t<1>{999});  // call 0
+    const auto part = bsx::eval(bsx::slice(x, bsx::range(1, 998)));
+    const auto reversed = bsx::eval(bsx::slice(x, bsx::range(998, -1000, -1)));
+    bool ok = part.extent(0) == 997;
+    for (index_t i = 0; i < 999; ++i) {
+        const auto w = rnd::philox4x32({std::uint32_t(i / 2), 0, 0, 0}, {5, 0});
+        const std::uint64_t bits = i % 2 == 0 ? std::uint64_t(w[0]) << 32 | w[1] : std::uint64_t(w[2]) << 32 | w[3];
+        const auto want = -300 + std::int64_t((wide_unsigned(bits) * 1000) >> 64);
+        if (i >= 1 && i < 998) ok &= part(i - 1) == want;
+        ok &= reversed(998 - i) == want;
+    }
+    BOOST_TEST(ok);
+}
+
 BOOST_AUTO_TEST_CASE(same_bits_at_any_thread_count) {
     // Large enough to be split among threads, and of an odd shape.
     const bsx::shape_t<2> shape{613, 499};
@@ -127,6 +148,12 @@ BOOST_AUTO_TEST_CASE(same_bits_at_any_thread_count) {
 template <class E>
 void check_slices_of(const E& e) {
     using T = bsx::value_type_t<E>;
+    const auto same_bits = [](T a, T b) {
+        if constexpr (std::is_integral_v<T>)
+            return a == b;
+        else
+            return test_support::same_bits(a, b);
+    };
     const auto whole = bsx::eval(e);
     const auto part = bsx::eval(bsx::slice(e, bsx::range(3, 40, 4), bsx::range(49, 0, -3)));
     bool ok = part.extent(0) == 10 && part.extent(1) == 17;
@@ -148,6 +175,11 @@ BOOST_AUTO_TEST_CASE(slices_equal_the_same_slice_of_the_whole) {
     check_slices_of(g.normal<double>(bsx::shape_t<2>{40, 50}));
     check_slices_of(g.uniform<double>(bsx::shape_t<2>{40, 50}));
     check_slices_of(g.uniform<float>(bsx::shape_t<2>{40, 50}, -1.0f, 1.0f));
+    check_slices_of(g.integers<std::int32_t>(-1000, 1000, bsx::shape_t<2>{40, 50}));
+    // A range just over 2^63: about half of the first draws are rejected.
+    constexpr std::int64_t low = std::numeric_limits<std::int64_t>::min() / 2 - 1;
+    check_slices_of(
+        g.integers<std::int64_t>(low, std::numeric_limits<std::int64_t>::max() / 2 + 2, bsx::shape_t<2>{40, 50}));
 }
 
 BOOST_AUTO_TEST_CASE(calls_draw_from_new_streams) {

@@ -248,21 +248,23 @@ struct normal_values {
         for (index_t b = 0; b < len; b += stream::max_words) {
             const index_t n = std::min(stream::max_words, len - b);
             s.first_words(first + b * step, step, n, words);
-            std::uint64_t rare = 0;  // not bool, and a 64-bit layer below: else the loop does not vectorize
+            std::uint64_t inside[stream::max_words];  // not bool, and a 64-bit layer: else no vectors
             BSX_SIMD_LOOP
-            for (index_t t = 0; t < n; ++t) rare |= !standard_normal_fast(layers, words[t], z[t]);
-            if (rare != 0)
-                for (index_t t = 0; t < n; ++t)
-                    if (double v; !standard_normal_fast(layers, words[t], v))
-                        z[t] = standard_normal_slow(s, first + (b + t) * step);
+            for (index_t t = 0; t < n; ++t) inside[t] = standard_normal_fast(layers, words[t], z[t]);
+            for (index_t t = 0; t < n; ++t)
+                if (inside[t] == 0) z[t] = standard_normal_slow(s, first + (b + t) * step);
             BSX_SIMD_LOOP
             for (index_t t = 0; t < n; ++t) out[b + t] = T(mean + stddev * F(z[t]));
         }
     }
 };
 
-/// The high and low 64 bits of a * b.
-constexpr std::array<std::uint64_t, 2> multiply_wide(std::uint64_t a, std::uint64_t b) noexcept {
+/// The high and low 64 bits of a * b (a struct, not an array: an array returned inside a
+/// simd loop keeps GCC from vectorizing it).
+struct wide_product {
+    std::uint64_t high, low;
+};
+constexpr wide_product multiply_wide(std::uint64_t a, std::uint64_t b) noexcept {
     const std::uint64_t a0 = a & 0xFFFFFFFF, a1 = a >> 32, b0 = b & 0xFFFFFFFF, b1 = b >> 32;
     const std::uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
     const std::uint64_t middle = (p00 >> 32) + (p01 & 0xFFFFFFFF) + (p10 & 0xFFFFFFFF);
@@ -270,12 +272,13 @@ constexpr std::array<std::uint64_t, 2> multiply_wide(std::uint64_t a, std::uint6
 }
 
 /// A uniform integer in [0, range) (range >= 1) for element i, without bias:
-/// Lemire's multiply-and-reject ("Fast random integer generation in an interval", 2019).
-/// A rejected draw (probability below range / 2^64) takes the element's next 64 bits, then
-/// the next attempt's block.
-inline std::uint64_t bounded(const stream& s, index_t i, std::uint64_t range) noexcept {
+/// Lemire's multiply-and-reject ("Fast random integer generation in an interval", 2019),
+/// on the 64-bit words of the element's blocks (i, call, attempt) from `attempt` on: a
+/// rejected draw (probability below range / 2^64) takes the block's next word, then the
+/// next attempt's block.
+inline std::uint64_t bounded(const stream& s, index_t i, std::uint64_t range, std::uint32_t attempt = 0) noexcept {
     const std::uint64_t threshold = (0 - range) % range;  // 2^64 mod range: the draws to reject
-    for (std::uint32_t attempt = 0;; ++attempt) {
+    for (;; ++attempt) {
         for (const std::uint64_t x : s.bits(i, attempt)) {
             const auto [high, low] = multiply_wide(x, range);
             if (low >= threshold) return high;
@@ -283,11 +286,49 @@ inline std::uint64_t bounded(const stream& s, index_t i, std::uint64_t range) no
     }
 }
 
+/// Uniform integers in [lo, lo + range). As uniform_values, a block serves two elements:
+/// element i's first draw is 64-bit word i % 2 of block i / 2; a rejected one goes on
+/// with bounded() from the element's attempt 1.
 template <std::integral T>
 struct integer_values {
     stream s;
     std::uint64_t lo, range;
-    T operator()(index_t i) const noexcept { return T(lo + bounded(s, i, range)); }
+    T operator()(index_t i) const noexcept {
+        const auto [high, low] = multiply_wide(s.bits(i / 2)[std::size_t(i % 2)], range);
+        return T(lo + (low >= (0 - range) % range ? high : bounded(s, i, range, 1)));
+    }
+    /// The blocks a run of elements shares enciphered once, the common case (the first draw
+    /// accepted) in a loop that vectorizes, then the rare rejections one by one.
+    void fill(index_t first, index_t step, index_t len, T* out) const noexcept {
+        if (step != 1) {  // a transposed or reversed read: no block is shared
+            for (index_t t = 0; t < len; ++t) out[t] = (*this)(first + t * step);
+            return;
+        }
+        const std::uint64_t threshold = (0 - range) % range;
+        std::uint32_t c[4][stream::max_words];
+        std::uint64_t words[2 * stream::max_words];
+        for (index_t b = 0; b < len;) {
+            const index_t e = first + b, skip = e % 2;  // the run starts `skip` words into its block
+            const index_t n = std::min(len - b, 2 * stream::max_words - skip);
+            const index_t blocks = (skip + n + 1) / 2;
+            s.encipher(e / 2, 1, blocks, c);
+            BSX_SIMD_LOOP
+            for (index_t t = 0; t < blocks; ++t) {
+                words[2 * t] = std::uint64_t(c[0][t]) << 32 | c[1][t];
+                words[2 * t + 1] = std::uint64_t(c[2][t]) << 32 | c[3][t];
+            }
+            std::uint64_t* const w = words + skip;
+            BSX_SIMD_LOOP
+            for (index_t t = 0; t < n; ++t) {
+                const auto [high, low] = multiply_wide(w[t], range);
+                out[b + t] = T(lo + high);
+                w[t] = low;  // kept for the test below: a reduction would need its own clause
+            }
+            for (index_t t = 0; t < n; ++t)
+                if (w[t] < threshold) out[b + t] = T(lo + bounded(s, e + t, range, 1));
+            b += n;
+        }
+    }
 };
 
 [[noreturn, gnu::cold]] inline void throw_random_argument(std::string_view operation, const std::string& what) {
