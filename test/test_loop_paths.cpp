@@ -179,13 +179,21 @@ void check_strided_gathers() {
                 return static_cast<T>(base(i, k) + other(i, k));
             });
         }
-        // A strided destination as well.
-        bsx::array<T, 2> wide = bsx::zeros<T>(3, 1000);
-        bsx::slice(wide, bsx::all, bsx::range(step > 0 ? 0 : 999, step > 0 ? 1000 : -1001, step)) = in;
+        // A strided destination as well: copied from strided memory, and written back from
+        // the tile a computed chunk lands in.
+        bsx::array<T, 2> wide = bsx::zeros<T>(3, 1000), computed = bsx::zeros<T>(3, 1000);
+        const auto columns = bsx::range(step > 0 ? 0 : 999, step > 0 ? 1000 : -1001, step);
+        bsx::slice(wide, bsx::all, columns) = in;
+        if constexpr (std::is_same_v<T, bool>)
+            bsx::slice(computed, bsx::all, columns) = in ^ in2;
+        else
+            bsx::slice(computed, bsx::all, columns) = in + in2;
         for (bsx::index_t i = 0; i < 3; ++i)
             for (bsx::index_t j = 0; j < n; ++j) {
                 const auto k = step > 0 ? j * step : 999 + j * step;
                 if (wide(i, k) != base(i, k)) BOOST_FAIL("step " << step << ": element (" << i << ", " << k << ")");
+                if (computed(i, k) != r(i, j))
+                    BOOST_FAIL("step " << step << ": computed element (" << i << ", " << k << ")");
             }
     }
 }

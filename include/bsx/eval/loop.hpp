@@ -210,7 +210,7 @@ bool with_element_size(std::size_t bytes, F&& f) {
             copy(one{}, two{});
         else if (sizeof(U) > 1 && to_stride == 1)
             copy(from_stride, one{});
-        else if (sizeof(U) > 1 && from_stride == 1)
+        else if (sizeof(U) > 1 && from_stride == 1 && to_stride != 0)  // stride 0: the last write wins
             copy(one{}, to_stride);
         else
             for (index_t t = 0; t < len; ++t) dst[t * to_stride] = src[t * from_stride];
