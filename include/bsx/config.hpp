@@ -44,9 +44,9 @@ using index_t = std::ptrdiff_t;
 /// Marks a loop whose iterations are independent, so it vectorizes without run-time
 /// alias checks: OpenMP's `simd` when compiling with OpenMP, GCC's own hint otherwise
 /// (so builds without OpenMP get no unknown-pragma warnings).
-/// BSX_SIMD_LOOP_4_LANES asks GCC for vectors of four elements where its wider ones would
-/// move data between their 128-bit halves at every step (as it widens 32-bit products);
-/// clang does that well at full width.
+/// BSX_SIMD_LOOP_4_LANES asks GCC with OpenMP for vectors of four elements where its wider
+/// ones would move data between their 128-bit halves at every step (as it widens 32-bit
+/// products); clang does that well at full width.
 #if defined(_OPENMP) && defined(__clang__)
 #define BSX_SIMD_LOOP _Pragma("omp simd")
 #define BSX_SIMD_LOOP_4_LANES _Pragma("omp simd")

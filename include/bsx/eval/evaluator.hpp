@@ -418,8 +418,8 @@ struct binder<scalar<T>> : binder_defaults {
 };
 
 #if defined(__clang__)
-// Functions with libm calls (normal's log and cos) or a rejection loop (integers) keep
-// clang from vectorizing the loop: no warning about the user's code.
+// Functions with libm calls or loops of their own (a user's, a rare draw's) keep clang from
+// vectorizing the loop: no warning about the user's code.
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wpass-failed"
 #endif

@@ -96,7 +96,8 @@ inline constexpr bool folds_in_wide_lanes = [] {
 /// `lanes` elements at a time: one vector operation per 64 bytes of accumulators. The lanes
 /// are held as lane_value holds elements. reduce_chunk folds into lanes of its own, with
 /// no copy (a copy in and out weighs on a short row as much as its loads);
-/// fold_into_lanes copies a block's lanes in and out around a group of chunks.
+/// fold_into_lanes copies a block's lanes in and out around a group of chunks (but for
+/// folds_in_wide_lanes, which writes only the first lane, once).
 template <class Op, class A, class Reader>
 [[gnu::always_inline]] inline void fold_lanes(const Reader& reader, index_t len,
                                               bytes_of_t<A>* lane) noexcept(noexcept(reader.load(0))) {
