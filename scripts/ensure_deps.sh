@@ -14,11 +14,13 @@ example=(g++ cmake make libboost-dev libsleef-dev zlib1g-dev libopenblas-dev)
 # Boost.Test: the unit tests. pkg-config: the consumer tests. python3-numpy: the .npy round trip.
 # clang-14, libclang-rt-14-dev and libomp-dev: the second compiler of the compile-fail tests, and
 # the asan, tsan and fuzz presets. clang-format-16: the formatting check. libopenmpi-dev and
-# openmpi-bin: the optional module bsx::dist and its mpirun tests. libbenchmark-dev, libeigen3-dev
-# (bench_fixed_size's comparison) and python3-matplotlib (benchmark/performance.py's plots): the
-# benchmarks.
+# openmpi-bin: the optional module bsx::dist and its mpirun tests. libbenchmark-dev, the peers
+# libeigen3-dev, xtensor-dev with libxsimd-dev (bench_fixed_size, bench_floyd_warshall, bench_chain)
+# and python3-numexpr (benchmark/vs_numpy.py), and python3-matplotlib (benchmark/performance.py's
+# plots): the benchmarks.
 rest=(libboost-test-dev pkg-config python3-numpy clang-14 libclang-rt-14-dev libomp-dev clang-format-16
-      libopenmpi-dev openmpi-bin libbenchmark-dev libeigen3-dev python3-matplotlib)
+      libopenmpi-dev openmpi-bin libbenchmark-dev libeigen3-dev xtensor-dev libxsimd-dev python3-numexpr
+      python3-matplotlib)
 
 case "${1:-}" in
   example) packages=("${example[@]}") ;;
