@@ -149,6 +149,9 @@ template <class Op, class A, class Reader>
                 }
             }
         }
+        // At most three steps, kept rolled: unrolled, with a select per combine (min,
+        // max), they cost GCC's value numbering more than all the rest of the kernel.
+#pragma GCC unroll 1
         for (; j + lanes <= len; j += lanes) {
             BSX_SIMD_LOOP
             for (index_t l = 0; l < lanes; ++l) lane[l] = Op::combine(lane[l], at(j + l));
