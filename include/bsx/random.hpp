@@ -65,16 +65,18 @@ struct stream {
     }
 
     static constexpr index_t max_words = 64;
+    /// The four 32-bit words of up to max_words blocks, word j of block t in [j][t].
+    using block_words = std::uint32_t[4][max_words];
     /// bits(first + t * step)[0] into words[t] for t < n <= max_words.
     void first_words(index_t first, index_t step, index_t n, std::uint64_t* words) const noexcept {
-        std::uint32_t c[4][max_words];
+        block_words c;
         encipher(first, step, n, c);
         for (index_t t = 0; t < n; ++t) words[t] = std::uint64_t(c[0][t]) << 32 | c[1][t];
     }
     /// Philox of the counters (first + t * step, call, 0) for t < n, into c[0..3][t]: the
     /// same rounds as philox4x32, each one pass over the n blocks, a loop that vectorizes
     /// (one block per call does not).
-    void encipher(index_t first, index_t step, index_t n, std::uint32_t (&c)[4][max_words]) const noexcept {
+    void encipher(index_t first, index_t step, index_t n, block_words& c) const noexcept {
         for (index_t t = 0; t < n; ++t) {
             const auto i = std::uint64_t(first + t * step);
             c[0][t] = std::uint32_t(i), c[1][t] = std::uint32_t(i >> 32), c[2][t] = call, c[3][t] = 0;
@@ -115,6 +117,28 @@ T unit_interval(std::uint64_t bits) noexcept {
     }
 }
 
+/// values.fill's walk, shared by the generators that take `per` elements from a block:
+/// runs of elements that share at most stream::max_words blocks, each run's blocks
+/// enciphered at once into c, then run(c, blocks, skip, n, b) places elements
+/// [b, b + n) of out, the first `skip` elements into the run's first block. A read with
+/// another step than 1 (transposed, reversed) shares no block: element by element.
+template <index_t Per, class Values, class T, class Run>
+void fill_by_block_runs(const Values& values, index_t first, index_t step, index_t len, T* out, Run run) noexcept {
+    if (step != 1) {
+        for (index_t t = 0; t < len; ++t) out[t] = values(first + t * step);
+        return;
+    }
+    stream::block_words c;
+    for (index_t b = 0; b < len;) {
+        const index_t e = first + b, skip = e % Per;
+        const index_t n = std::min(len - b, Per * stream::max_words - skip);
+        const index_t blocks = (skip + n + Per - 1) / Per;
+        values.s.encipher(e / Per, 1, blocks, c);
+        run(c, blocks, skip, n, b);
+        b += n;
+    }
+}
+
 /// Uniform values in [lo, hi). One Philox block holds the bits of four values of at most
 /// 32 digits (float: a 32-bit word each) or two of more (a 64-bit word each): element i
 /// takes word i % per of block i / per. fill() enciphers the blocks a run of elements
@@ -137,30 +161,21 @@ struct uniform_values {
             return from_bits(w[i % 2]);
     }
     void fill(index_t first, index_t step, index_t len, T* out) const noexcept {
-        if (step != 1) {  // a transposed or reversed read: no block is shared
-            for (index_t t = 0; t < len; ++t) out[t] = (*this)(first + t * step);
-            return;
-        }
-        std::uint32_t c[4][stream::max_words];
         T staged[per * stream::max_words];
-        for (index_t b = 0; b < len;) {
-            const index_t e = first + b, skip = e % per;  // the run starts `skip` values into its block
-            const index_t n = std::min(len - b, per * stream::max_words - skip);
-            const index_t blocks = (skip + n + per - 1) / per;
-            s.encipher(e / per, 1, blocks, c);
-            if (skip == 0 && n == per * blocks) {  // whole blocks: straight into out
-                values_of_blocks(c, blocks, out + b);
-            } else {  // a run's first or last blocks
-                values_of_blocks(c, blocks, staged);
-                std::copy_n(staged + skip, n, out + b);
-            }
-            b += n;
-        }
+        fill_by_block_runs<per>(*this, first, step, len, out,
+                                [&](const stream::block_words& c, index_t blocks, index_t skip, index_t n, index_t b) {
+                                    if (skip == 0 && n == per * blocks) {  // whole blocks: straight into out
+                                        values_of_blocks(c, blocks, out + b);
+                                    } else {  // a run's first or last blocks
+                                        values_of_blocks(c, blocks, staged);
+                                        std::copy_n(staged + skip, n, out + b);
+                                    }
+                                });
     }
 
 private:
     /// The values of blocks t < n, per of them each, into out[per * t + j].
-    void values_of_blocks(const std::uint32_t (&c)[4][stream::max_words], index_t n, T* out) const noexcept {
+    void values_of_blocks(const stream::block_words& c, index_t n, T* out) const noexcept {
         BSX_SIMD_LOOP
         for (index_t t = 0; t < n; ++t) {
             if constexpr (per == 4) {
@@ -299,41 +314,32 @@ template <std::integral T>
 struct integer_values {
     stream s;
     std::uint64_t lo, range;
+    std::uint64_t threshold = (0 - range) % range;  // as bounded's: the first draws to reject
     T operator()(index_t i) const noexcept {
         const auto [high, low] = multiply_wide(s.bits(i / 2)[std::size_t(i % 2)], range);
-        return T(lo + (low >= (0 - range) % range ? high : bounded(s, i, range, 1)));
+        return T(lo + (low >= threshold ? high : bounded(s, i, range, 1)));
     }
     /// The blocks a run of elements shares enciphered once, the common case (the first draw
     /// accepted) in a loop that vectorizes, then the rare rejections one by one.
     void fill(index_t first, index_t step, index_t len, T* out) const noexcept {
-        if (step != 1) {  // a transposed or reversed read: no block is shared
-            for (index_t t = 0; t < len; ++t) out[t] = (*this)(first + t * step);
-            return;
-        }
-        const std::uint64_t threshold = (0 - range) % range;
-        std::uint32_t c[4][stream::max_words];
         std::uint64_t words[2 * stream::max_words];
-        for (index_t b = 0; b < len;) {
-            const index_t e = first + b, skip = e % 2;  // the run starts `skip` words into its block
-            const index_t n = std::min(len - b, 2 * stream::max_words - skip);
-            const index_t blocks = (skip + n + 1) / 2;
-            s.encipher(e / 2, 1, blocks, c);
-            BSX_SIMD_LOOP
-            for (index_t t = 0; t < blocks; ++t) {
-                words[2 * t] = std::uint64_t(c[0][t]) << 32 | c[1][t];
-                words[2 * t + 1] = std::uint64_t(c[2][t]) << 32 | c[3][t];
-            }
-            std::uint64_t* const w = words + skip;
-            BSX_SIMD_LOOP
-            for (index_t t = 0; t < n; ++t) {
-                const auto [high, low] = multiply_wide(w[t], range);
-                out[b + t] = T(lo + high);
-                w[t] = low;  // kept for the test below: a reduction would need its own clause
-            }
-            for (index_t t = 0; t < n; ++t)
-                if (w[t] < threshold) out[b + t] = T(lo + bounded(s, e + t, range, 1));
-            b += n;
-        }
+        fill_by_block_runs<2>(*this, first, step, len, out,
+                              [&](const stream::block_words& c, index_t blocks, index_t skip, index_t n, index_t b) {
+                                  BSX_SIMD_LOOP
+                                  for (index_t t = 0; t < blocks; ++t) {
+                                      words[2 * t] = std::uint64_t(c[0][t]) << 32 | c[1][t];
+                                      words[2 * t + 1] = std::uint64_t(c[2][t]) << 32 | c[3][t];
+                                  }
+                                  std::uint64_t* const w = words + skip;
+                                  BSX_SIMD_LOOP
+                                  for (index_t t = 0; t < n; ++t) {
+                                      const auto [high, low] = multiply_wide(w[t], range);
+                                      out[b + t] = T(lo + high);
+                                      w[t] = low;  // kept for the test below: a reduction would need its own clause
+                                  }
+                                  for (index_t t = 0; t < n; ++t)
+                                      if (w[t] < threshold) out[b + t] = T(lo + bounded(s, first + b + t, range, 1));
+                              });
     }
 };
 
