@@ -16,7 +16,6 @@ it on a quiet machine and compare runs, not single numbers.
 import argparse
 import collections
 import os
-import re
 import subprocess
 import sys
 import time
@@ -24,7 +23,10 @@ import time
 
 def timed_names(command):
     """(seconds, text) for each piece of -Q output, the seconds being those until the next."""
-    process = subprocess.Popen(command, stderr=subprocess.PIPE)
+    try:
+        process = subprocess.Popen(command, stderr=subprocess.PIPE)
+    except OSError as error:
+        sys.exit(f"cannot run {command[0]}: {error}")
     pieces, text, last = [], "", time.monotonic()
     while chunk := os.read(process.stderr.fileno(), 1 << 16):
         now = time.monotonic()
@@ -32,28 +34,49 @@ def timed_names(command):
         text, last = chunk.decode(errors="replace"), now
     pieces.append((time.monotonic() - last, text))
     if process.wait() != 0:
+        sys.stderr.write("".join(t for _, t in pieces[-20:])[-4000:] + "\n")
         sys.exit(f"the compiler failed (exit {process.returncode})")
     return pieces
 
 
+# What may follow a function's closing parenthesis or bracket within the same name.
+QUALIFIERS = ("const", "volatile", "noexcept", "&", "[", "requires", "->", "override")
+
+
+def names_in(text):
+    """The function names in a piece of output: g++ writes each as a space and the name, so
+    a name ends at a space outside brackets after its argument list or its [with ...]."""
+    names, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        if c in "<([":
+            depth += 1
+        elif c in ">)]":
+            depth = max(depth - 1, 0)
+        elif c == " " and depth == 0 and i > 0 and text[i - 1] in ")]" and not text[i + 1 :].startswith(QUALIFIERS):
+            names.append(text[start:i].strip())
+            start = i + 1
+    names.append(text[start:].strip())
+    return [n for n in names if n]
+
+
 def last_name(text):
-    """The function that a piece of output names last (where several arrived together)."""
-    text = text.strip()
-    return text[-300:] if text else "(parsing)"
+    """The function a piece of output names last: the one being compiled until the next."""
+    names = names_in(text)
+    return names[-1] if names else "(parsing)"
 
 
 def template_of(name):
-    """A function's name without its template and function arguments."""
-    name = re.sub(r"\s*\[with .*", "", name)
+    """A function's name without its template arguments, parameters, constraints and
+    [with ...]."""
     depth, kept = 0, []
-    for c in name:
-        if c in "<(":
+    for c in name.split(" requires ")[0]:
+        if c in "<([":
             depth += 1
-        elif c in ">)":
+        elif c in ">)]":
             depth = max(depth - 1, 0)
         elif depth == 0:
             kept.append(c)
-    words = "".join(kept).split()
+    words = [w for w in "".join(kept).split() if not w.startswith(QUALIFIERS)]
     return words[-1] if words else name
 
 
@@ -78,7 +101,7 @@ def main():
             print(f"{s:7.2f} s {count[key]:5d}x  {key[:160]}")
     else:
         for s, text in sorted(pieces, key=lambda p: -p[0])[: args.top]:
-            print(f"{s:7.3f} s  {last_name(text)[-200:]}")
+            print(f"{s:7.3f} s  {last_name(text)[:200]}")
 
 
 if __name__ == "__main__":

@@ -117,11 +117,11 @@ T unit_interval(std::uint64_t bits) noexcept {
     }
 }
 
-/// values.fill's walk, shared by the generators that take `per` elements from a block:
-/// runs of elements that share at most stream::max_words blocks, each run's blocks
-/// enciphered at once into c, then run(c, blocks, skip, n, b) places elements
-/// [b, b + n) of out, the first `skip` elements into the run's first block. A read with
-/// another step than 1 (transposed, reversed) shares no block: element by element.
+/// values.fill's walk, shared by the generators that take Per elements from a block of
+/// their stream `values.s`: runs of elements that share at most stream::max_words blocks,
+/// each run's blocks enciphered at once into c, then run(c, blocks, skip, n, b) places
+/// elements [b, b + n) of out, the run starting `skip` elements into its first block. A
+/// read with another step than 1 (transposed, reversed) shares no block: element by element.
 template <index_t Per, class Values, class T, class Run>
 void fill_by_block_runs(const Values& values, index_t first, index_t step, index_t len, T* out, Run run) noexcept {
     if (step != 1) {
@@ -314,7 +314,7 @@ template <std::integral T>
 struct integer_values {
     stream s;
     std::uint64_t lo, range;
-    std::uint64_t threshold = (0 - range) % range;  // as bounded's: the first draws to reject
+    std::uint64_t threshold = (0 - range) % range;  // 2^64 mod range, as bounded's: a lower low word rejects
     T operator()(index_t i) const noexcept {
         const auto [high, low] = multiply_wide(s.bits(i / 2)[std::size_t(i % 2)], range);
         return T(lo + (low >= threshold ? high : bounded(s, i, range, 1)));
