@@ -67,11 +67,15 @@ struct stream {
     static constexpr index_t max_words = 64;
     /// The four 32-bit words of up to max_words blocks, word j of block t in [j][t].
     using block_words = std::uint32_t[4][max_words];
+    /// 64-bit word `half` (0 or 1) of block t, as bits() makes it.
+    static std::uint64_t word(const block_words& c, int half, index_t t) noexcept {
+        return std::uint64_t(c[2 * half][t]) << 32 | c[2 * half + 1][t];
+    }
     /// bits(first + t * step)[0] into words[t] for t < n <= max_words.
     void first_words(index_t first, index_t step, index_t n, std::uint64_t* words) const noexcept {
         block_words c;
         encipher(first, step, n, c);
-        for (index_t t = 0; t < n; ++t) words[t] = std::uint64_t(c[0][t]) << 32 | c[1][t];
+        for (index_t t = 0; t < n; ++t) words[t] = word(c, 0, t);
     }
     /// Philox of the counters (first + t * step, call, 0) for t < n, into c[0..3][t]: the
     /// same rounds as philox4x32, each one pass over the n blocks, a loop that vectorizes
@@ -181,8 +185,8 @@ private:
             if constexpr (per == 4) {
                 for (int j = 0; j < 4; ++j) out[4 * t + j] = from_bits(std::uint64_t(c[j][t]) << 32);
             } else {
-                out[2 * t] = from_bits(std::uint64_t(c[0][t]) << 32 | c[1][t]);
-                out[2 * t + 1] = from_bits(std::uint64_t(c[2][t]) << 32 | c[3][t]);
+                out[2 * t] = from_bits(stream::word(c, 0, t));
+                out[2 * t + 1] = from_bits(stream::word(c, 1, t));
             }
         }
     }
@@ -327,8 +331,8 @@ struct integer_values {
                               [&](const stream::block_words& c, index_t blocks, index_t skip, index_t n, index_t b) {
                                   BSX_SIMD_LOOP
                                   for (index_t t = 0; t < blocks; ++t) {
-                                      words[2 * t] = std::uint64_t(c[0][t]) << 32 | c[1][t];
-                                      words[2 * t + 1] = std::uint64_t(c[2][t]) << 32 | c[3][t];
+                                      words[2 * t] = stream::word(c, 0, t);
+                                      words[2 * t + 1] = stream::word(c, 1, t);
                                   }
                                   std::uint64_t* const w = words + skip;
                                   BSX_SIMD_LOOP
