@@ -43,6 +43,8 @@ const char* kind_name(loop_kind k) {
             return "reduction_into";
         case loop_kind::rows:
             return "rows";
+        case loop_kind::strided:
+            return "strided";
         case loop_kind::tiles:
             return "tiles";
         case loop_kind::copy:
@@ -105,6 +107,31 @@ BOOST_AUTO_TEST_CASE(a_transposed_operand_is_gathered_into_tiles) {
     BOOST_TEST(plan.kind == loop_kind::tiles);
     BOOST_TEST(plan.chunk == BSX_CHUNK);
     BOOST_TEST(!plan.streaming);
+}
+
+BOOST_AUTO_TEST_CASE(small_strides_are_read_in_place) {
+    // Every other column of two matrices, added: one loop reads both with stride 2, no tiles.
+    bsx::array<double, 2> a = bsx::ones<double>(50, 120), b = a, r = bsx::ones<double>(50, 60);
+    const auto every_other = [](auto& m, index_t step) {
+        return bsx::slice(m, bsx::all, bsx::range(0, 60 * step, step));
+    };
+    const auto plan = plan_of(r, every_other(a, 2) + every_other(b, 2));
+    BOOST_TEST(plan.kind == loop_kind::strided);
+    BOOST_TEST(plan.split.whole_rows);
+    BOOST_TEST(plan_of(r, every_other(a, 2) * 2.0 - r).kind == loop_kind::strided);  // beside unit stride
+    // Up to max_strided_read; beyond it, gathered into tiles.
+    bsx::array<double, 2> wide = bsx::ones<double>(50, 60 * (bsx::detail::max_strided_read + 1));
+    BOOST_TEST(plan_of(r, every_other(wide, bsx::detail::max_strided_read) + 1.0).kind == loop_kind::strided);
+    BOOST_TEST(plan_of(r, every_other(wide, bsx::detail::max_strided_read + 1) + 1.0).kind == loop_kind::tiles);
+    // A small transposed matrix steps by its short rows.
+    bsx::array<double, 2> small = bsx::ones<double>(6, 6), t = small;
+    BOOST_TEST(plan_of(t, bsx::transpose(small) + small).kind == loop_kind::strided);
+    // Math nodes, a column held beside, a reversed axis and a strided destination keep the tiles.
+    BOOST_TEST(plan_of(r, bsx::exp(every_other(a, 2))).kind == loop_kind::tiles);
+    BOOST_TEST(plan_of(r, every_other(a, 2) + a.col(0)).kind == loop_kind::tiles);
+    BOOST_TEST(plan_of(r, every_other(a, 2) + bsx::flip(every_other(b, 2), 1)).kind == loop_kind::tiles);
+    auto odd = bsx::slice(a, bsx::all, bsx::range(1, 120, 2));
+    BOOST_TEST(plan_of(odd, every_other(b, 2) + 1.0).kind == loop_kind::tiles);
 }
 
 BOOST_AUTO_TEST_CASE(a_lone_view_is_copied_without_a_kernel) {

@@ -15,6 +15,10 @@ namespace bsx {
 template <class T, std::size_t N>
 class strided_view;
 
+/// array.hpp: the owning array; named by the evaluator, which reads arrays as contiguous.
+template <class T, std::size_t N>
+class array;
+
 /// fixed_array.hpp: the array of static extents, an expression like the others.
 template <class T, index_t... E>
 class fixed_array;

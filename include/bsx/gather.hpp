@@ -184,7 +184,7 @@ struct no_positions {
     P* collect_leaves(P* out) noexcept {
         return out;
     }
-    template <std::size_t Mask>
+    template <std::size_t Mask, bool Strided = false>
     no_positions chunk_reader() const noexcept {
         return {};
     }
@@ -235,11 +235,11 @@ struct gather_evaluator {
             index.next_row();
         }
     };
-    template <std::size_t Mask>
+    template <std::size_t Mask, bool Strided = false>
     auto chunk_reader() const noexcept {
         constexpr std::size_t own = position_evaluator::leaf_count;
-        auto at = positions.template chunk_reader<(Mask & ((std::size_t{1} << own) - 1))>();
-        auto index = indices.template chunk_reader<(Mask >> own)>();
+        auto at = positions.template chunk_reader<(Mask & ((std::size_t{1} << own) - 1)), Strided>();
+        auto index = indices.template chunk_reader<(Mask >> own), Strided>();
         return reader<decltype(at), decltype(index)>{at, index, base, extent, stride};
     }
 };
@@ -255,6 +255,9 @@ line_aligned_buffer<V> evaluated_copy(const X& x) {
 
 template <class HeldX, class HeldI, std::size_t R, bool Flat>
 struct binder<gather_node<HeldX, HeldI, R, Flat>> : binder_defaults {
+    /// The indices are read as a view; a position leaf (of a gather along one axis of
+    /// several) is generated, which no strided plan reads.
+    static constexpr bool may_read_strided = Flat || gather_node<HeldX, HeldI, R, Flat>::N == 1;
     template <class E, class T, std::size_t D>
     static auto bind(const E& e, const index_map<R, D>& map, const destination<T, D>& dest) {
         using X = typename E::operand_type;

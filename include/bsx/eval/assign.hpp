@@ -55,8 +55,8 @@ auto bind_and_plan(T* data, const shape_t<D>& shape, const shape_t<D>& strides, 
     b.ev.collect_leaves(leaves.data());
     std::array<operand_steps<D>*, 1 + Ev::leaf_count> ops{&dst};
     for (std::size_t i = 0; i < Ev::leaf_count; ++i) ops[i + 1] = &leaves[i]->steps;
-    b.plan = plan_loop<D>(shape, ops, split, sizeof(T), bounded_chunks<Ev>, b.ev.reads_memory_of_destination(),
-                          std::is_same_v<Ev, leaf_evaluator<T, D>>);
+    b.plan = plan_loop<D>(shape, ops, split, sizeof(T), bounded_chunks<Ev>, binder<E>::may_read_strided,
+                          b.ev.reads_memory_of_destination(), std::is_same_v<Ev, leaf_evaluator<T, D>>);
     return b;
 }
 
@@ -86,7 +86,8 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
         std::array<leaf_cursor<D>*, Ev::leaf_count> leaves{};
         bound.ev.collect_leaves(leaves.data());
         run_plan(bound.plan, evaluator_copy<D>{&bound.ev, {leaves.data(), Ev::leaf_count}},
-                 evaluator_copies<D>::of(bound.ev), kernels_for<Ev, T, D>(bound.plan), data, sizeof(T));
+                 evaluator_copies<D>::of(bound.ev), kernels_for<Ev, T, D, binder<E>::may_read_strided>(bound.plan),
+                 data, sizeof(T));
     }
 }
 

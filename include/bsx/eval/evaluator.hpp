@@ -47,7 +47,7 @@ struct scalar_evaluator : evaluator_defaults {
     T value;
     T load(index_t) const noexcept { return value; }
     void next_row() noexcept {}
-    template <std::size_t Mask>
+    template <std::size_t Mask, bool Strided = false>
     scalar_evaluator chunk_reader() const noexcept {
         return *this;
     }
@@ -128,17 +128,26 @@ struct leaf_evaluator : evaluator_defaults {
     }
     bool reads_memory_of_destination() const noexcept { return cursor.reads_destination; }
 
+    /// Element i at q (a bool read as its byte: bool loads do not vectorize with GCC).
+    static T element(const T* q, index_t i) noexcept {
+        if constexpr (std::is_same_v<T, bool>)
+            return reinterpret_cast<const unsigned char*>(q)[i] != 0;
+        else
+            return q[i];
+    }
     struct reader {
         const T* q;
         index_t next;  // to the same element of the next row (runs of rows in place)
-        T load(index_t j) const noexcept {
-            if constexpr (std::is_same_v<T, bool>)  // read as a byte: bool loads do not vectorize (GCC)
-                return reinterpret_cast<const unsigned char*>(q)[j] != 0;
-            else
-                return q[j];
-        }
+        T load(index_t j) const noexcept { return element(q, j); }
         void next_row() noexcept { q += next; }
         const T* data() const noexcept { return q; }
+    };
+    /// A row read in place with the stride the cursor was placed with (loop_kind::strided).
+    struct strided_reader {
+        const T* q;
+        index_t step, next;
+        T load(index_t j) const noexcept { return element(q, j * step); }
+        void next_row() noexcept { q += next; }
     };
     /// An operand constant along the row: its value, read when the reader is made, before
     /// any of the row is written (see reads_own_row), and where it is.
@@ -149,10 +158,12 @@ struct leaf_evaluator : evaluator_defaults {
         T load(index_t) const noexcept { return value; }
         void next_row() noexcept { value = *(at += next); }
     };
-    template <std::size_t Mask>
+    template <std::size_t Mask, bool Strided = false>
     auto chunk_reader() const noexcept {
         const T* q = reinterpret_cast<const T*>(cursor.q);
-        if constexpr ((Mask & 1) != 0)
+        if constexpr (Strided)
+            return strided_reader{q, cursor.inner, cursor.next};
+        else if constexpr ((Mask & 1) != 0)
             return constant_reader{*q, q, cursor.next};
         else
             return reader{q, cursor.next};
@@ -200,11 +211,12 @@ struct node_evaluator<Op, std::index_sequence<I...>, C...> {
         return offset;
     }();
 
-    template <std::size_t Mask>
+    template <std::size_t Mask, bool Strided = false>
     auto chunk_reader() const noexcept {
-        return node_reader<Op, indices,
-                           decltype(std::declval<const C&>().template chunk_reader<(Mask >> leaf_offset[I])>())...>{
-            &op, {{child<I>(children).template chunk_reader<(Mask >> leaf_offset[I])>()}...}};
+        return node_reader<
+            Op, indices,
+            decltype(std::declval<const C&>().template chunk_reader<(Mask >> leaf_offset[I]), Strided>())...>{
+            &op, {{child<I>(children).template chunk_reader<(Mask >> leaf_offset[I]), Strided>()}...}};
     }
     bool reads_memory_of_destination() const noexcept {
         return (false || ... || child<I>(children).reads_memory_of_destination());
@@ -299,6 +311,11 @@ struct binder {
 /// writes a copy first).
 struct binder_defaults {
     static constexpr bool static_loads = false;
+    /// Whether a memory leaf below may be read with a stride of 2 or more along the
+    /// destination's rows (a view, a remapped operand): only then is the strided kernel
+    /// compiled (loop_kind::strided). An array's rows are read with stride 1, or 0 where
+    /// they broadcast. False where unknown: the tiles then read such a leaf, as correctly.
+    static constexpr bool may_read_strided = false;
     /// True when write_into writes every destination of type T and rank D (that the
     /// expression broadcasts to): then assigning it compiles no loop.
     template <class T, std::size_t D>
@@ -365,9 +382,18 @@ template <class V, std::size_t N, std::size_t D>
     ev.copy = buffer_owner(std::move(copy));
 }
 
+/// Whether memory of type E is contiguous whatever its value: arrays, not views.
+template <class E>
+inline constexpr bool contiguous_by_type = false;
+template <class T, std::size_t N>
+inline constexpr bool contiguous_by_type<array<T, N>> = true;
+template <class T, index_t... E>
+inline constexpr bool contiguous_by_type<fixed_array<T, E...>> = true;
+
 /// A memory leaf (an array, a view, any type with data() and strides()).
 template <strided_expression E>
 struct binder<E> : binder_defaults {
+    static constexpr bool may_read_strided = !contiguous_by_type<E>;
     template <class T, std::size_t D>
     static auto bind(const E& e, const index_map<rank_v<E>, D>& map, const destination<T, D>& dest) {
         using V = std::remove_const_t<value_type_t<E>>;
@@ -490,6 +516,7 @@ struct binder<rules_tagged<R, Held>> : binder_defaults {
     }
     using operand_binder = binder<unwrapped_t<Held>>;
     static constexpr bool static_loads = operand_binder::static_loads;
+    static constexpr bool may_read_strided = operand_binder::may_read_strided;
     template <class Place, class E>
     static auto static_load(const E& e, index_t i) {
         return operand_binder::template static_load<Place>(e.operand(), i);
@@ -503,6 +530,7 @@ struct binder<rules_tagged<R, Held>> : binder_defaults {
 /// The node's own map, then the one it is read through: only the leaves below see strides.
 template <class Held, std::size_t R>
 struct binder<placed_node<Held, R>> : binder_defaults {
+    static constexpr bool may_read_strided = true;  // a transposed or sliced operand
     template <class E, class T, std::size_t D>
     static auto bind(const E& e, const index_map<R, D>& map, const destination<T, D>& dest) {
         return make_evaluator(e.operand(), compose(e.map(), map), dest);
@@ -532,6 +560,7 @@ struct binder<map_node<Op, Held...>> : binder_defaults {
     }
 
     static constexpr bool static_loads = (binder<unwrapped_t<Held>>::static_loads && ...);
+    static constexpr bool may_read_strided = (binder<unwrapped_t<Held>>::may_read_strided || ...);
     template <class Place, class E>
     static auto static_load(const E& e, index_t i) {
         return boost::hana::unpack(e.children(), [&](const auto&... held) {

@@ -27,7 +27,9 @@ namespace bsx::detail {
 ///   the tree's math nodes make of them;
 /// - `chunk_reader<Mask>()`: a reader of the chunk the cursors expose, whose `load(j)`
 ///   reads its element j, the leaves whose bit is set in Mask being read once (their value
-///   at q) and held; `next_row()` steps it to the same element of the next row;
+///   at q) and held; `next_row()` steps it to the same element of the next row. Kinds that
+///   can be read in place also give `chunk_reader<0, true>()`, whose leaves read element j
+///   at j times the stride their cursor was placed with (loop_kind::strided);
 /// - `reads_memory_of_destination()`: whether a leaf reads the destination's memory itself.
 template <class Ev, std::size_t D>
 concept evaluator =

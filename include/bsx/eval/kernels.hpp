@@ -42,9 +42,10 @@ struct expression_kernels {
 template <class Ev, class T>
 concept writes_into = requires(Ev& ev, T* out) { ev.write_chunk_into(out, index_t{}, index_t{}, bool{}, index_t{}); };
 
-/// The chunk kernel of Ev: the leaves whose bit is set in Mask are held in registers. The
+/// The chunk kernel of Ev: the leaves whose bit is set in Mask are held in registers; with
+/// Strided, every leaf is read with the stride it was placed with (loop_kind::strided). The
 /// one vectorized loop an expression compiles per such choice.
-template <class Ev, class T, std::size_t Mask>
+template <class Ev, class T, std::size_t Mask, bool Strided = false>
 void compute_rows(void* evaluator, void* out, index_t j0, index_t len, index_t rows, index_t out_next,
                   const first_exception* errors) {
     Ev& ev = *static_cast<Ev*>(evaluator);
@@ -53,7 +54,7 @@ void compute_rows(void* evaluator, void* out, index_t j0, index_t len, index_t r
         ev.prepare(j0, len);
         write_chunk(ev.template chunk_reader<Mask>(), to, len);
     } else {
-        auto reader = ev.template chunk_reader<Mask>();
+        auto reader = ev.template chunk_reader<Mask, Strided>();
         for (index_t r = 0;;) {
             write_chunk(reader, to, len);
             if (++r == rows || (errors && errors->stopped())) return;
@@ -69,15 +70,18 @@ void compute_into(void* evaluator, void* out, index_t j0, index_t len, bool stre
 }
 
 /// The kernels the plan needs: the chunk kernel with the operand plan.constant_leaf - 1
-/// held in a register (none when 0). Only the kernels an evaluator with this many leaves
-/// can need are compiled.
-template <class Ev, class T, std::size_t D>
+/// held in a register (none when 0), or the strided one. Only the kernels an evaluator with
+/// this many leaves can need are compiled: the strided one where the expression may read
+/// strided rows (binder<E>::may_read_strided), which a math node never does.
+template <class Ev, class T, std::size_t D, bool MayReadStrided>
 expression_kernels kernels_for(const loop_plan<D>& plan) noexcept {
     expression_kernels::into_fn into = nullptr;
     if constexpr (writes_into<Ev, T>) into = &compute_into<Ev, T>;
     if constexpr (Ev::has_math) {
         return {&compute_rows<Ev, T, 0>, into};
     } else {
+        if constexpr (MayReadStrided)
+            if (plan.kind == loop_kind::strided) return {&compute_rows<Ev, T, 0, true>, into};
         static constexpr auto rows = []<std::size_t... K>(std::index_sequence<K...>) {
             return std::array<expression_kernels::rows_fn, sizeof...(K)>{
                 &compute_rows<Ev, T, (K == 0 ? 0 : std::size_t{1} << (K - 1))>...};
@@ -96,7 +100,8 @@ struct fence_when_streaming {
 };
 
 /// Whole rows, read in place: the destination and every operand step through rows with
-/// stride 1, or 0 for the operand the kernel holds in a register. No tiles. A run of rows
+/// stride 1, or 0 for the operand the kernel holds in a register (loop_kind::rows), or each
+/// operand with its own small stride (loop_kind::strided). No tiles. A run of rows
 /// is one call: the kernel steps its readers from row to row (rows of 100 cost as much to
 /// start as to write).
 template <std::size_t D>
@@ -213,12 +218,13 @@ template <std::size_t D>
                                              {plan.dst_strides.data(), nd}, {block.data(), nd}, dst_bytes);
                             });
     }
-    if (plan.kind == loop_kind::rows && plan.split.threads <= 1)
+    const bool in_place = plan.kind == loop_kind::rows || plan.kind == loop_kind::strided;
+    if (in_place && plan.split.threads <= 1)
         return run_rows(plan, bound, kernels, to, dst_bytes, 0, plan.total, nullptr);
     parallel_for(plan.total, plan.split.threads, plan.split.granule,
                  [&](index_t begin, index_t end, const first_exception* errors) {
                      copies.one(copies.shared, [&](const evaluator_copy<D>& copy) {
-                         if (plan.kind == loop_kind::rows)
+                         if (in_place)
                              run_rows(plan, copy, kernels, to, dst_bytes, begin, end, errors);
                          else
                              run_tiles(plan, copy, kernels, to, dst_bytes, begin, end, errors);

@@ -34,8 +34,8 @@ struct leaf_cursor {
     std::size_t bytes = 0;   // the element size
     const std::byte* row = nullptr;
     const std::byte* q = nullptr;
-    index_t next = 0;  // place(): elements from a row's element to the next row's
-    index_t inner = 0;
+    index_t next = 0;                // place(): elements from a row's element to the next row's
+    index_t inner = 0;               // the row's stride, set by place() and begin_row()
     index_t phase = 0;               // repeating operands: where the next chunk starts in the period
     index_t phase_step = 0;          // chunk length % period: how far a full chunk moves the phase
     std::byte* tile = nullptr;       // the running thread's tile (the typed leaf sizes it)
@@ -48,9 +48,11 @@ struct leaf_cursor {
     const std::byte* row_start(const index_t* idx, std::size_t outer) const noexcept {
         return base + row_offset(idx, steps.stride, outer) * index_t(bytes);
     }
-    /// q at element j of the row at idx, read in place (inner stride 0 or 1).
+    /// q at element j of the row at idx, read in place (inner stride 0 or 1, or a small
+    /// stride for loop_kind::strided).
     void place(const index_t* idx, std::size_t outer, index_t j) noexcept {
-        q = row_start(idx, outer) + j * steps.stride[outer] * index_t(bytes);
+        inner = steps.stride[outer];
+        q = row_start(idx, outer) + j * inner * index_t(bytes);
         next = outer > 0 ? steps.stride[outer - 1] : 0;
     }
     /// Sets up the row at idx for chunks of at most `fill` elements.

@@ -23,6 +23,7 @@ enum class loop_kind {
     static_loop,     // all-static expression: one loop of constant length (eval/static_loop.hpp)
     reduction_into,  // a reduction writes its outputs into the destination itself
     rows,            // whole rows read in place, one operand perhaps held in a register
+    strided,         // whole rows read in place, each operand with its own small stride
     tiles,           // chunks through tiles: gathered, constant, period or math tiles
     copy,            // one operand of the destination's type, copied as it lies: no kernel
 };
@@ -48,6 +49,13 @@ row_split split_rows(const shape_t<D>& shape) noexcept {
     return {threads, whole_rows ? row : 1, whole_rows};
 }
 
+/// The longest stride along the row at which operands are read in place (loop_kind::strided)
+/// rather than gathered into tiles. A gather then computing runs its loads and its
+/// arithmetic one after the other; one loop that reads the strided elements itself overlaps
+/// them. Longer strides (the columns of a larger transposed matrix) touch a cache line per
+/// element either way, and keep the tiles.
+inline constexpr index_t max_strided_read = 8;
+
 /// An assignment's plan: the coalesced loop nest and how it is walked.
 template <std::size_t D>
 struct loop_plan {
@@ -63,12 +71,13 @@ struct loop_plan {
 
 /// The plan for the bound operands `ops` (ops[0] the destination, the rest the memory
 /// leaves in evaluator order; their strides are coalesced in place). `math`: the tree
-/// holds a math node, whose tiles bound the chunk; `reads_destination`: some leaf reads
+/// holds a math node, whose tiles bound the chunk; `strided_kernel`: the expression has a
+/// kernel that reads strided rows (loop_kind::strided); `reads_destination`: some leaf reads
 /// the destination's memory itself; `one_leaf_of_destination_type`: the expression is a
 /// single memory leaf whose elements are the destination's, which needs no conversion.
 template <std::size_t D>
 loop_plan<D> plan_loop(const shape_t<D>& shape, std::span<operand_steps<D>* const> ops, const row_split& split,
-                       std::size_t element_bytes, bool math, bool reads_destination,
+                       std::size_t element_bytes, bool math, bool strided_kernel, bool reads_destination,
                        bool one_leaf_of_destination_type) {
     loop_plan<D> plan;
     plan.total = shape_size(shape);
@@ -101,6 +110,18 @@ loop_plan<D> plan_loop(const shape_t<D>& shape, std::span<operand_steps<D>* cons
     if (one_leaf_of_destination_type && !plan.streaming && !reads_destination && leaves[0]->period == 0 &&
         !leaves[0]->generated && plan.loop.extent[0] >= split.threads) {
         plan.kind = loop_kind::copy;
+        return plan;
+    }
+    // Rows that a unit-stride destination writes and every operand reads with a stride
+    // from 1 to max_strided_read run whole too, each operand read with its own stride.
+    // (A math node reads its arguments from tiles; stride 0 keeps the tiles, which read the
+    // row's value once, before the row is written: reads_own_row.)
+    const auto strided_read = [&](const operand_steps<D>* o) {
+        return o->period == 0 && !o->generated && o->stride[inner] >= 1 && o->stride[inner] <= max_strided_read;
+    };
+    if (strided_kernel && !math && !plan.streaming && dst.stride[inner] == 1 &&
+        std::all_of(leaves.begin(), leaves.end(), strided_read)) {
+        plan.kind = loop_kind::strided;
         return plan;
     }
     plan.kind = loop_kind::tiles;

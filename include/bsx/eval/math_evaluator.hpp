@@ -103,8 +103,9 @@ struct math_evaluator : Node {
         R load(index_t j) const noexcept { return q[j]; }
         const R* data() const noexcept { return q; }
     };
-    template <std::size_t Mask>
+    template <std::size_t Mask, bool Strided = false>
     reader chunk_reader() const noexcept {
+        static_assert(!Strided, "bsx: a math node's results lie in a tile: never read strided");
         return {result};
     }
 
