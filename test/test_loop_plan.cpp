@@ -8,6 +8,7 @@
 #include <bsx/bsx.hpp>
 
 #include <cstddef>
+#include <cstdint>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -123,6 +124,13 @@ BOOST_AUTO_TEST_CASE(small_strides_are_read_in_place) {
     bsx::array<double, 2> wide = bsx::ones<double>(50, 60 * (bsx::detail::max_strided_read + 1));
     BOOST_TEST(plan_of(r, every_other(wide, bsx::detail::max_strided_read) + 1.0).kind == loop_kind::strided);
     BOOST_TEST(plan_of(r, every_other(wide, bsx::detail::max_strided_read + 1) + 1.0).kind == loop_kind::tiles);
+    // Elements of 1 or 2 bytes at stride 2 keep the tiles (their gather shuffles vectors);
+    // at stride 3 they are read in place, as 4-byte elements are at stride 2.
+    bsx::array<std::int16_t, 2> shorts = bsx::zeros<std::int16_t>(50, 180), s = bsx::zeros<std::int16_t>(50, 60);
+    BOOST_TEST(plan_of(s, every_other(shorts, 2) + every_other(shorts, 2)).kind == loop_kind::tiles);
+    BOOST_TEST(plan_of(s, every_other(shorts, 3) + every_other(shorts, 3)).kind == loop_kind::strided);
+    bsx::array<float, 2> floats = bsx::zeros<float>(50, 120), f = bsx::zeros<float>(50, 60);
+    BOOST_TEST(plan_of(f, every_other(floats, 2) * 2.0f).kind == loop_kind::strided);
     // A small transposed matrix steps by its short rows.
     bsx::array<double, 2> small = bsx::ones<double>(6, 6), t = small;
     BOOST_TEST(plan_of(t, bsx::transpose(small) + small).kind == loop_kind::strided);

@@ -500,7 +500,7 @@ struct binder<assembly_node<Pieces, R>> : binder_defaults {
         const auto positions = contiguous_strides(e.shape());
         if constexpr (Pieces::in_memory) {
             if (!reads_memory_in(e, memory_range(dest.data, dest.shape, dest.strides))) {
-                ev.cursor.bytes = sizeof(V);
+                ev.cursor.steps.bytes = sizeof(V);
                 ev.cursor.steps.stride = strides_through(positions, map);
                 ev.cursor.steps.generated = true;
                 ev.cursor.generate = &generate_assembly<E>;

@@ -322,7 +322,7 @@ struct binder<gather_node<HeldX, HeldI, R, Flat>> : binder_defaults {
             for (std::size_t k = 0; k < N; ++k)
                 if (k != a) outer.step[k][k < a ? k : k + M - 1] = 1;
             const auto through = compose(outer, map);
-            positions.cursor.bytes = sizeof(index_t);
+            positions.cursor.steps.bytes = sizeof(index_t);
             positions.cursor.steps.stride = strides_through(strides, through);
             positions.cursor.steps.generated = true;
             positions.cursor.generate = &write_positions;

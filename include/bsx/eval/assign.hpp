@@ -50,7 +50,7 @@ auto bind_and_plan(T* data, const shape_t<D>& shape, const shape_t<D>& strides, 
     // The evaluator is bound in place (no copy of it on the way out: small assignments
     // would feel it).
     bound b{make_evaluator(expr, index_map<r, D>::aligned(to), dest), {}};
-    operand_steps<D> dst{strides, 0};
+    operand_steps<D> dst{strides, sizeof(T)};
     std::array<leaf_cursor<D>*, Ev::leaf_count> leaves{};
     b.ev.collect_leaves(leaves.data());
     std::array<operand_steps<D>*, 1 + Ev::leaf_count> ops{&dst};

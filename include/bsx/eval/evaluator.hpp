@@ -113,7 +113,7 @@ struct leaf_evaluator : evaluator_defaults {
     /// The leaf that reads the memory at `first` with destination-space `strides`.
     void read(const T* first, const shape_t<D>& strides) noexcept {
         cursor.base = reinterpret_cast<const std::byte*>(first);
-        cursor.bytes = sizeof(T);
+        cursor.steps.bytes = sizeof(T);
         cursor.steps.stride = strides;
     }
     const T* first() const noexcept { return reinterpret_cast<const T*>(cursor.base); }
@@ -476,7 +476,7 @@ struct binder<generated<F, N>> : binder_defaults {
         using V = value_type_t<generated<F, N>>;
         leaf_evaluator<V, D> ev;
         const auto positions = contiguous_strides(e.shape());
-        ev.cursor.bytes = sizeof(V);
+        ev.cursor.steps.bytes = sizeof(V);
         ev.cursor.steps.stride = strides_through(positions, map);
         ev.cursor.steps.generated = true;
         ev.cursor.generate = &generate_elements<F>;

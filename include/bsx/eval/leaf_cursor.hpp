@@ -31,7 +31,6 @@ struct leaf_cursor {
 
     const std::byte* base = nullptr;
     operand_steps<D> steps;  // destination-space strides in elements, coalesced in place
-    std::size_t bytes = 0;   // the element size
     const std::byte* row = nullptr;
     const std::byte* q = nullptr;
     index_t next = 0;                // place(): elements from a row's element to the next row's
@@ -46,13 +45,13 @@ struct leaf_cursor {
     index_t position = 0;            // and that of the row begun
 
     const std::byte* row_start(const index_t* idx, std::size_t outer) const noexcept {
-        return base + row_offset(idx, steps.stride, outer) * index_t(bytes);
+        return base + row_offset(idx, steps.stride, outer) * index_t(steps.bytes);
     }
     /// q at element j of the row at idx, read in place (inner stride 0 or 1, or a small
     /// stride for loop_kind::strided).
     void place(const index_t* idx, std::size_t outer, index_t j) noexcept {
         inner = steps.stride[outer];
-        q = row_start(idx, outer) + j * inner * index_t(bytes);
+        q = row_start(idx, outer) + j * inner * index_t(steps.bytes);
         next = outer > 0 ? steps.stride[outer - 1] : 0;
     }
     /// Sets up the row at idx for chunks of at most `fill` elements.
@@ -65,11 +64,11 @@ struct leaf_cursor {
         if (steps.period != 0) {
             // The row is this operand's `period` values over and over: lay them out once so
             // that any chunk reads them from an offset into the tile (the copies double).
-            const index_t p = steps.period, b = index_t(bytes);
+            const index_t p = steps.period, b = index_t(steps.bytes);
             if (generate)
                 generate(source, position, inner, p, tile);
             else
-                copy_elements(row, inner, tile, 1, p, bytes);
+                copy_elements(row, inner, tile, 1, p, steps.bytes);
             for (index_t done = p; done < fill + p; done *= 2)
                 std::memcpy(tile + done * b, tile, std::size_t(std::min(done, fill + p - done) * b));
             phase = -1;             // set by the row's first chunk, which may start mid-row
@@ -78,7 +77,7 @@ struct leaf_cursor {
             if (generate)
                 generate(source, position, 0, fill, tile);
             else
-                fill_elements(tile, row, fill, bytes);
+                fill_elements(tile, row, fill, steps.bytes);
             q = tile;
         }
     }
@@ -87,7 +86,7 @@ struct leaf_cursor {
         if (steps.period != 0)
             next_period_chunk(j0);
         else if (inner == 1 && !generate)
-            q = row + j0 * index_t(bytes);
+            q = row + j0 * index_t(steps.bytes);
         else if (inner != 0)
             gather(j0, len);
     }
@@ -95,7 +94,7 @@ struct leaf_cursor {
     /// division per chunk.
     [[gnu::noinline]] void next_period_chunk(index_t j0) noexcept {
         if (phase < 0) phase = j0 % steps.period;
-        q = tile + phase * index_t(bytes);
+        q = tile + phase * index_t(steps.bytes);
         phase += phase_step;
         if (phase >= steps.period) phase -= steps.period;
     }
@@ -103,7 +102,7 @@ struct leaf_cursor {
         if (generate)
             generate(source, position + j0 * inner, inner, len, tile);
         else
-            copy_elements(row + j0 * inner * index_t(bytes), inner, tile, 1, len, bytes);
+            copy_elements(row + j0 * inner * index_t(steps.bytes), inner, tile, 1, len, steps.bytes);
         q = tile;
     }
 };
@@ -143,7 +142,7 @@ struct leaf_set {
     void place_apart(const leaf_set& from, index_t rows, std::size_t axis) const noexcept {
         for (std::size_t i = 0; i < count; ++i) {
             const leaf_cursor<D>& f = *from.leaves[i];
-            leaves[i]->q = f.q + rows * f.steps.stride[axis] * index_t(f.bytes);
+            leaves[i]->q = f.q + rows * f.steps.stride[axis] * index_t(f.steps.bytes);
             leaves[i]->next = f.next;
         }
     }

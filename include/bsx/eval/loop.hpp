@@ -28,12 +28,14 @@ struct loop_shape {
 };
 
 /// How the destination or one memory operand steps through the loop nest: a stride per
-/// axis and, once short rows are folded (fold_short_rows), the period with which an
-/// operand repeats along the row (0: it does not repeat). A generated operand's strides
-/// step through its positions, not memory: it has no row to read in place.
+/// axis, in elements of `bytes` bytes, and, once short rows are folded (fold_short_rows),
+/// the period with which an operand repeats along the row (0: it does not repeat). A
+/// generated operand's strides step through its positions, not memory: it has no row to
+/// read in place.
 template <std::size_t D>
 struct operand_steps {
     shape_t<D> stride{};
+    std::size_t bytes = 0;
     index_t period = 0;
     bool generated = false;
 };

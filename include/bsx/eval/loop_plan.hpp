@@ -56,6 +56,13 @@ row_split split_rows(const shape_t<D>& shape) noexcept {
 /// element either way, and keep the tiles.
 inline constexpr index_t max_strided_read = 8;
 
+/// Whether an operand is read in place at inner stride `stride` by the strided plan.
+/// Elements of 1 or 2 bytes at stride 2 keep the tiles: their gather's shuffles (a
+/// constant stride) beat a loop that builds each vector from 16 or 32 loads.
+inline bool reads_in_place_at(index_t stride, std::size_t bytes) noexcept {
+    return stride >= 1 && stride <= max_strided_read && !(stride == 2 && bytes < 4);
+}
+
 /// An assignment's plan: the coalesced loop nest and how it is walked.
 template <std::size_t D>
 struct loop_plan {
@@ -117,7 +124,7 @@ loop_plan<D> plan_loop(const shape_t<D>& shape, std::span<operand_steps<D>* cons
     // (A math node reads its arguments from tiles; stride 0 keeps the tiles, which read the
     // row's value once, before the row is written: reads_own_row.)
     const auto strided_read = [&](const operand_steps<D>* o) {
-        return o->period == 0 && !o->generated && o->stride[inner] >= 1 && o->stride[inner] <= max_strided_read;
+        return o->period == 0 && !o->generated && reads_in_place_at(o->stride[inner], o->bytes);
     };
     if (strided_kernel && !math && !plan.streaming && dst.stride[inner] == 1 &&
         std::all_of(leaves.begin(), leaves.end(), strided_read)) {
