@@ -1,9 +1,9 @@
 // The evaluator's fast paths against plain loops: rows written whole with one operand
 // held in a register (the row-constant leaf at every position), streaming stores into
 // wide destinations (the threshold is lowered for this file, so that small arrays take
-// that path too, with misaligned and non-contiguous rows), strided operands read in place
-// (strides up to 8) or gathered (longer and negative strides), bool operations read and
-// written as bytes, and the
+// that path too, with misaligned and non-contiguous rows), strided operands gathered into
+// tiles (streamed results keep the tiles; test_evaluation reads small strides in place),
+// bool operations read and written as bytes, and the
 // alignment of large arrays (huge pages). Also run at 1 and 2 OpenMP threads.
 #define BSX_STREAMING_THRESHOLD 256
 #define BOOST_TEST_MODULE bsx_loop_paths
@@ -207,29 +207,6 @@ BOOST_AUTO_TEST_CASE(strided_operands_of_every_element_type) {
     check_strided_gathers<std::int16_t>();
     check_strided_gathers<std::int8_t>();
     check_strided_gathers<bool>();
-}
-
-BOOST_AUTO_TEST_CASE(strided_rows_beside_contiguous_operands_and_scalars) {
-    // One long row, shared among threads from the middle of it (each part starts at its
-    // own element), read with each stride in place beside a contiguous float operand; and
-    // the same rows with their own contiguous neighbours as runs of rows.
-    const bsx::index_t n = 50001;
-    const auto f = random_matrix<float>(1, n, 21);
-    for (const bsx::index_t step : {2, 3, 7, 8}) {
-        const auto a = random_matrix<double>(1, n * step, 22);
-        const auto in = bsx::slice(a, bsx::all, bsx::range(1, n * step, step));
-        BOOST_REQUIRE_EQUAL(in.extent(1), n);
-        bsx::array<double, 2> r;
-        r = in * 2.0 + f;
-        check_each(r, [&](auto, auto j) { return a(0, 1 + j * step) * 2.0 + double(f(0, j)); });
-        const auto m = random_matrix<std::int32_t>(40, 100 * step, 23);
-        const auto rows = bsx::slice(m, bsx::all, bsx::range(0, 100 * step, step));
-        bsx::array<std::int32_t, 2> sums;
-        sums = rows - rows.col(0) * 3;  // a column broadcast beside: gathered, not strided
-        check_each(sums, [&](auto i, auto j) { return m(i, j * step) - m(i, 0) * 3; });
-        sums = rows + bsx::slice(m, bsx::all, bsx::range(1, 100 * step, step));
-        check_each(sums, [&](auto i, auto j) { return m(i, j * step) + m(i, j * step + 1); });
-    }
 }
 
 BOOST_AUTO_TEST_CASE(bool_operations_read_and_write_bytes) {

@@ -158,7 +158,8 @@ BOOST_AUTO_TEST_CASE(a_lone_view_is_copied_without_a_kernel) {
     auto odd_columns = bsx::slice(wide, bsx::all, bsx::range(1, 100, 2));
     BOOST_TEST(plan_of(odd_columns, bsx::transpose(a)).kind == loop_kind::copy);
     BOOST_TEST(plan_of(r, bsx::flip(r)).kind == loop_kind::rows);
-    // The outermost axis is shared among threads: with fewer rows than threads, tiles.
+    // The outermost axis is shared among threads: with fewer rows than threads, another
+    // plan (here strided: the transposed rows step by 2).
     bsx::array<double, 2> tall = bsx::ones<double>(50000, 2), two = bsx::ones<double>(2, 50000);
     const auto few = plan_of(two, bsx::transpose(tall));
     BOOST_TEST((few.kind == loop_kind::copy) == (few.split.threads <= 2), few.kind << " on " << few.split.threads);

@@ -24,8 +24,8 @@ using index_t = std::ptrdiff_t;
 /// (detail::streaming_threshold in eval/loop_plan.hpp).
 
 /// Elements per inner-loop chunk. Broadcast and strided operands are staged
-/// through stack tiles of this length so that the inner loop only ever reads
-/// unit-stride memory and vectorizes.
+/// through stack tiles of this length so that the inner loop reads unit-stride
+/// memory and vectorizes (small strides are read in place: loop_kind::strided).
 #ifndef BSX_CHUNK
 #define BSX_CHUNK 256
 #endif

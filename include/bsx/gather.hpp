@@ -255,9 +255,10 @@ line_aligned_buffer<V> evaluated_copy(const X& x) {
 
 template <class HeldX, class HeldI, std::size_t R, bool Flat>
 struct binder<gather_node<HeldX, HeldI, R, Flat>> : binder_defaults {
-    /// The indices are read as a view; a position leaf (of a gather along one axis of
-    /// several) is generated, which no strided plan reads.
-    static constexpr bool may_read_strided = Flat || gather_node<HeldX, HeldI, R, Flat>::N == 1;
+    /// The indices are read as a view, strided where the index operand may be; a position
+    /// leaf (of a gather along one axis of several) is generated, which no strided plan reads.
+    static constexpr bool may_read_strided =
+        (Flat || gather_node<HeldX, HeldI, R, Flat>::N == 1) && binder<unwrapped_t<HeldI>>::may_read_strided;
     template <class E, class T, std::size_t D>
     static auto bind(const E& e, const index_map<R, D>& map, const destination<T, D>& dest) {
         using X = typename E::operand_type;

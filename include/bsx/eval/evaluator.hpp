@@ -312,9 +312,10 @@ struct binder {
 struct binder_defaults {
     static constexpr bool static_loads = false;
     /// Whether a memory leaf below may be read with a stride of 2 or more along the
-    /// destination's rows (a view, a remapped operand): only then is the strided kernel
-    /// compiled (loop_kind::strided). An array's rows are read with stride 1, or 0 where
-    /// they broadcast. False where unknown: the tiles then read such a leaf, as correctly.
+    /// destination's rows (a view, a remapped operand): only then, and without a math node,
+    /// is the strided kernel compiled (loop_kind::strided). An array's rows are read with
+    /// stride 1, or 0 where they broadcast. False where unknown: the tiles then read such a
+    /// leaf, as correctly.
     static constexpr bool may_read_strided = false;
     /// True when write_into writes every destination of type T and rank D (that the
     /// expression broadcasts to): then assigning it compiles no loop.

@@ -19,7 +19,8 @@ namespace bsx::detail {
 /// `q`: the memory itself (inner stride 1), a tile filled with the row's single value
 /// (inner stride 0, once per row), a tile of the row's repeating values (a folded short
 /// row, `period`), or a tile gathered from strided memory. Where every operand has inner
-/// stride 0 or 1, place() points q into the row itself and no tile is used.
+/// stride 0 or 1, or a small stride (loop_kind::strided, read at j * inner), place() points
+/// q into the row itself and no tile is used.
 /// A generated leaf has no memory: `generate` computes its values at positions (its
 /// row-major element numbers) where a memory leaf would read them, so it is never read in
 /// place (steps.generated keeps the plans from placing it) and every chunk is a tile.
@@ -144,6 +145,7 @@ struct leaf_set {
             const leaf_cursor<D>& f = *from.leaves[i];
             leaves[i]->q = f.q + rows * f.steps.stride[axis] * index_t(f.steps.bytes);
             leaves[i]->next = f.next;
+            leaves[i]->inner = f.inner;
         }
     }
 };

@@ -121,8 +121,9 @@ loop_plan<D> plan_loop(const shape_t<D>& shape, std::span<operand_steps<D>* cons
     }
     // Rows that a unit-stride destination writes and every operand reads with a stride
     // from 1 to max_strided_read run whole too, each operand read with its own stride.
-    // (A math node reads its arguments from tiles; stride 0 keeps the tiles, which read the
-    // row's value once, before the row is written: reads_own_row.)
+    // (A math node reads its arguments from tiles, streamed results are written from one;
+    // stride 0 keeps the tiles, which read the row's value once, before the row is written:
+    // reads_own_row.)
     const auto strided_read = [&](const operand_steps<D>* o) {
         return o->period == 0 && !o->generated && reads_in_place_at(o->stride[inner], o->bytes);
     };
