@@ -20,6 +20,7 @@
 
 #include "../config.hpp"
 #include "../detail/message.hpp"
+#include "../fwd.hpp"
 #include "../expr/expression.hpp"
 #include "../expr/generated.hpp"
 #include "../expr/index_map.hpp"
