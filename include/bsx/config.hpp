@@ -25,7 +25,7 @@ using index_t = std::ptrdiff_t;
 
 /// Elements per inner-loop chunk. Broadcast and strided operands are staged
 /// through stack tiles of this length so that the inner loop reads unit-stride
-/// memory and vectorizes (small strides are read in place: loop_kind::strided).
+/// memory and vectorizes (small strides are read and written in place: loop_kind::strided).
 #ifndef BSX_CHUNK
 #define BSX_CHUNK 256
 #endif

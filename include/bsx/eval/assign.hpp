@@ -23,6 +23,16 @@
 
 namespace bsx::detail {
 
+/// What a caller knows of the destination's rows: unit-stride whenever the destination is
+/// an array, or perhaps strided (a view). Only the second compiles a kernel that writes
+/// strided rows in place; with the first, a destination whose rows are strided after all
+/// (a block assembled into a view) is written through tiles.
+enum class destination_rows { unit_stride, any_stride };
+
+/// The strided kernel an assignment of E into such rows compiles.
+template <class E, destination_rows Rows>
+inline constexpr strided_kernel strided_kernel_of{binder<E>::may_read_strided, Rows == destination_rows::any_stride};
+
 /// The path an assignment of `expr` into strided memory takes before anything is bound:
 /// empty, static_loop or reduction_into; loop_kind::rows stands for "bind and plan".
 template <class T, std::size_t D, class E>
@@ -35,7 +45,7 @@ loop_kind unbound_path(const T* data, const shape_t<D>& shape, const shape_t<D>&
 }
 
 /// `expr` bound to the destination, and the plan of the loop that writes it.
-template <class T, std::size_t D, class E>
+template <destination_rows Rows, class T, std::size_t D, class E>
 auto bind_and_plan(T* data, const shape_t<D>& shape, const shape_t<D>& strides, const E& expr) {
     const row_split split = split_rows(shape);
     constexpr std::size_t r = rank_v<E>;
@@ -55,17 +65,18 @@ auto bind_and_plan(T* data, const shape_t<D>& shape, const shape_t<D>& strides, 
     b.ev.collect_leaves(leaves.data());
     std::array<operand_steps<D>*, 1 + Ev::leaf_count> ops{&dst};
     for (std::size_t i = 0; i < Ev::leaf_count; ++i) ops[i + 1] = &leaves[i]->steps;
-    b.plan = plan_loop<D>(shape, ops, split, sizeof(T), bounded_chunks<Ev>, binder<E>::may_read_strided,
+    b.plan = plan_loop<D>(shape, ops, split, sizeof(T), bounded_chunks<Ev>, strided_kernel_of<E, Rows>,
                           b.ev.reads_memory_of_destination(), std::is_same_v<Ev, leaf_evaluator<T, D>>);
     return b;
 }
 
-/// Writes `expr` broadcast to `shape` into the strided memory at `data`.
-/// Precondition: the expression's shape broadcasts to `shape` (checked by the callers).
-template <class T, std::size_t D, class E>
+/// Writes `expr` broadcast to `shape` into the strided memory at `data`, whose rows are
+/// as Rows says. Precondition: the expression's shape broadcasts to `shape` (checked by
+/// the callers).
+template <destination_rows Rows = destination_rows::unit_stride, class T, std::size_t D, class E>
 void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& strides, const E& expr) {
     if constexpr (D == 0) {
-        assign_broadcast<T, 1>(data, {1}, {1}, expr);
+        assign_broadcast<destination_rows::unit_stride, T, 1>(data, {1}, {1}, expr);
     } else if constexpr (binder<E>::template writes_every_destination<T, D>) {
         if (shape_size(shape) != 0) binder<E>::write_into(expr, data, shape, strides);
     } else {
@@ -81,26 +92,26 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
             default:
                 break;
         }
-        auto bound = bind_and_plan(data, shape, strides, expr);
+        auto bound = bind_and_plan<Rows>(data, shape, strides, expr);
         using Ev = decltype(bound.ev);
         std::array<leaf_cursor<D>*, Ev::leaf_count> leaves{};
         bound.ev.collect_leaves(leaves.data());
         run_plan(bound.plan, evaluator_copy<D>{&bound.ev, {leaves.data(), Ev::leaf_count}},
-                 evaluator_copies<D>::of(bound.ev), kernels_for<Ev, T, D, binder<E>::may_read_strided>(bound.plan),
-                 data, sizeof(T));
+                 evaluator_copies<D>::of(bound.ev), kernels_for<Ev, T, D, strided_kernel_of<E, Rows>>(bound.plan), data,
+                 sizeof(T));
     }
 }
 
 /// The plan `dest = expr` would run (its kind alone for the paths that bind nothing), for
 /// tests that pin which path an assignment takes.
-template <class T, std::size_t D, class E>
+template <destination_rows Rows = destination_rows::unit_stride, class T, std::size_t D, class E>
 loop_plan<D> plan_assignment(T* data, const shape_t<D>& shape, const shape_t<D>& strides, const E& expr) {
     if (const loop_kind path = unbound_path(data, shape, strides, expr); path != loop_kind::rows) {
         loop_plan<D> plan;
         plan.kind = path;
         return plan;
     }
-    return bind_and_plan(data, shape, strides, expr).plan;
+    return bind_and_plan<Rows>(data, shape, strides, expr).plan;
 }
 
 /// `dest = x` for a destination that never changes shape (a view, or an array of the
@@ -111,7 +122,7 @@ void assign_to(std::string_view operation, T* data, const shape_t<D>& shape, con
     const auto held = hold(std::forward<X>(x));
     const auto& e = unwrap(held);
     check_broadcast_to<rules_of_t<decltype(e)>>(operation, e.shape(), shape);
-    assign_broadcast(data, shape, strides, e);
+    assign_broadcast<destination_rows::any_stride>(data, shape, strides, e);
 }
 
 /// `dest op= x`: the destination is read as the left operand at exactly the element
@@ -125,11 +136,15 @@ void compound_assign(std::string_view operation, Op op, Dest& dest, X&& x) {
     check_broadcast_to<rules_of_t<decltype(unwrap(held))>>(operation, unwrap(held).shape(), dest.shape());
     if constexpr (statically_shaped<Dest>) {
         dest = map_node<Op, array_ref<Dest>, decltype(held)>(std::move(op), array_ref<Dest>{&dest}, std::move(held));
+    } else if constexpr (contiguous_by_type<Dest>) {  // an array read as itself needs no strided kernel
+        const map_node<Op, array_ref<Dest>, decltype(held)> node(std::move(op), array_ref<Dest>{&dest},
+                                                                 std::move(held));
+        assign_broadcast(dest.data(), dest.shape(), dest.strides(), node);
     } else {
         using self_view = strided_view<const std::remove_pointer_t<decltype(dest.data())>, rank_v<Dest>>;
         const map_node<Op, self_view, decltype(held)> node(
             std::move(op), self_view(dest.data(), dest.shape(), dest.strides()), std::move(held));
-        assign_broadcast(dest.data(), dest.shape(), dest.strides(), node);
+        assign_broadcast<destination_rows::any_stride>(dest.data(), dest.shape(), dest.strides(), node);
     }
 }
 

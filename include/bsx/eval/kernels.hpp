@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 
 #include "../config.hpp"
@@ -26,9 +27,11 @@ namespace bsx::detail {
 struct expression_kernels {
     /// Writes `rows` rows of `len` elements, `out_next` elements apart, from the chunk the
     /// leaf cursors expose at element j0 of the row (placed rows step from row to row; a
-    /// prepared chunk is one row). Gives up between rows once `errors` says so.
+    /// prepared chunk is one row). A row's elements are `out_step` apart, which only a
+    /// kernel that writes strided rows reads (else it is 1). Gives up between rows once
+    /// `errors` says so.
     using rows_fn = void (*)(void* ev, void* out, index_t j0, index_t len, index_t rows, index_t out_next,
-                             const first_exception* errors);
+                             index_t out_step, const first_exception* errors);
     /// A math node at the root: writes elements [j0, j0 + len) of a unit-stride row at out
     /// itself, streamed or not, from the chunk the cursors expose; with `staged` > 0 or a
     /// null out, after the rows staged before it (math_evaluator::write_chunk_into).
@@ -42,24 +45,44 @@ struct expression_kernels {
 template <class Ev, class T>
 concept writes_into = requires(Ev& ev, T* out) { ev.write_chunk_into(out, index_t{}, index_t{}, bool{}, index_t{}); };
 
+/// Writes `rows` rows of `len` elements from `reader`, `out_next` elements apart, each
+/// row's elements `step` apart; gives up between rows once `errors` says so.
+template <class Reader, class T, class Step>
+void write_rows(Reader reader, T* to, index_t len, index_t rows, index_t out_next, Step step,
+                const first_exception* errors) {
+    for (index_t r = 0;;) {
+        write_chunk(reader, to, len, step);
+        if (++r == rows || (errors && errors->stopped())) return;
+        reader.next_row();
+        to += out_next;
+    }
+}
+
 /// The chunk kernel of Ev: the leaves whose bit is set in Mask are held in registers; with
-/// Strided, every leaf is read with the stride it was placed with (loop_kind::strided). The
-/// one vectorized loop an expression compiles per such choice.
-template <class Ev, class T, std::size_t Mask, bool Strided = false>
+/// Strided.reads, every leaf is read with the stride it was placed with, with
+/// Strided.writes, each row is written with stride out_step (loop_kind::strided). The
+/// vectorized loop an expression compiles per such choice.
+template <class Ev, class T, std::size_t Mask, strided_kernel Strided = strided_kernel{}>
 void compute_rows(void* evaluator, void* out, index_t j0, index_t len, index_t rows, index_t out_next,
-                  const first_exception* errors) {
+                  [[maybe_unused]] index_t out_step, const first_exception* errors) {
     Ev& ev = *static_cast<Ev*>(evaluator);
     T* to = static_cast<T*>(out);
     if constexpr (Ev::has_math) {  // a chunk through tiles: one row
         ev.prepare(j0, len);
         write_chunk(ev.template chunk_reader<Mask>(), to, len);
     } else {
-        auto reader = ev.template chunk_reader<Mask, Strided>();
-        for (index_t r = 0;;) {
-            write_chunk(reader, to, len);
-            if (++r == rows || (errors && errors->stopped())) return;
-            reader.next_row();
-            to += out_next;
+        const auto reader = ev.template chunk_reader<Mask, Strided.reads>();
+        using unit = std::integral_constant<index_t, 1>;
+        if constexpr (!Strided.writes) {
+            write_rows(reader, to, len, rows, out_next, unit{}, errors);
+        } else if constexpr (!Strided.reads) {
+            // Never a unit-stride row: operands of stride 1 into one run as loop_kind::rows.
+            write_rows(reader, to, len, rows, out_next, out_step, errors);
+        } else if (out_step == 1) {
+            // Its own loop: stores at a stride the compiler does not know are made one at a time.
+            write_rows(reader, to, len, rows, out_next, unit{}, errors);
+        } else {
+            write_rows(reader, to, len, rows, out_next, out_step, errors);
         }
     }
 }
@@ -71,17 +94,17 @@ void compute_into(void* evaluator, void* out, index_t j0, index_t len, bool stre
 
 /// The kernels the plan needs: the chunk kernel with the operand plan.constant_leaf - 1
 /// held in a register (none when 0), or the strided one. Only the kernels an evaluator with
-/// this many leaves can need are compiled: the strided one where the expression may read
-/// strided rows (binder<E>::may_read_strided), which a math node never does.
-template <class Ev, class T, std::size_t D, bool MayReadStrided>
+/// this many leaves can need are compiled: the strided one where its operands or its
+/// destination may need it (Strided), which a math node never does.
+template <class Ev, class T, std::size_t D, strided_kernel Strided>
 expression_kernels kernels_for(const loop_plan<D>& plan) noexcept {
     expression_kernels::into_fn into = nullptr;
     if constexpr (writes_into<Ev, T>) into = &compute_into<Ev, T>;
     if constexpr (Ev::has_math) {
         return {&compute_rows<Ev, T, 0>, into};
     } else {
-        if constexpr (MayReadStrided)
-            if (plan.kind == loop_kind::strided) return {&compute_rows<Ev, T, 0, true>, into};
+        if constexpr (Strided.exists())
+            if (plan.kind == loop_kind::strided) return {&compute_rows<Ev, T, 0, Strided>, into};
         static constexpr auto rows = []<std::size_t... K>(std::index_sequence<K...>) {
             return std::array<expression_kernels::rows_fn, sizeof...(K)>{
                 &compute_rows<Ev, T, (K == 0 ? 0 : std::size_t{1} << (K - 1))>...};
@@ -101,20 +124,20 @@ struct fence_when_streaming {
 
 /// Whole rows, read in place: the destination and every operand step through rows with
 /// stride 1, or 0 for the operand the kernel holds in a register (loop_kind::rows), or each
-/// operand with its own small stride (loop_kind::strided). No tiles. A run of rows
-/// is one call: the kernel steps its readers from row to row (rows of 100 cost as much to
-/// start as to write).
+/// with its own small stride (loop_kind::strided). No tiles. A run of rows is one call: the
+/// kernel steps its readers from row to row (rows of 100 cost as much to start as to write).
 template <std::size_t D>
 void run_rows(const loop_plan<D>& plan, const evaluator_copy<D>& copy, expression_kernels kernels, std::byte* dst,
               std::size_t dst_bytes, index_t begin, index_t end, const first_exception* errors) {
     const std::size_t outer = plan.loop.nd - 1;
-    const index_t dst_next = outer > 0 ? plan.dst_strides[outer - 1] : 0;
+    const index_t dst_next = outer > 0 ? plan.dst_strides[outer - 1] : 0, dst_step = plan.dst_strides[outer];
     for (row_runs<D> runs(plan.loop, begin, end); runs.next();) {
         if (errors && errors->stopped()) return;
         const index_t* idx = runs.index().data();
         copy.leaves.place(idx, outer, runs.first());
-        std::byte* drow = dst + (row_offset(idx, plan.dst_strides, outer) + runs.first()) * index_t(dst_bytes);
-        kernels.rows(copy.ev, drow, runs.first(), runs.stop() - runs.first(), runs.rows(), dst_next, errors);
+        std::byte* drow =
+            dst + (row_offset(idx, plan.dst_strides, outer) + runs.first() * dst_step) * index_t(dst_bytes);
+        kernels.rows(copy.ev, drow, runs.first(), runs.stop() - runs.first(), runs.rows(), dst_next, dst_step, errors);
     }
 }
 
@@ -179,9 +202,9 @@ void run_tiles(const loop_plan<D>& plan, const evaluator_copy<D>& copy, expressi
                 if (dst_inner == 1 && kernels.into) {
                     kernels.into(copy.ev, drow + c * b, c, len, plan.streaming, 0);
                 } else if (dst_inner == 1 && !plan.streaming) {
-                    kernels.rows(copy.ev, drow + c * b, c, len, 1, 0, nullptr);
+                    kernels.rows(copy.ev, drow + c * b, c, len, 1, 0, 1, nullptr);
                 } else {
-                    kernels.rows(copy.ev, tile, c, len, 1, 0, nullptr);
+                    kernels.rows(copy.ev, tile, c, len, 1, 0, 1, nullptr);
                     if (dst_inner == 1)
                         stream_copy(drow + c * b, tile, std::size_t(len * b));
                     else

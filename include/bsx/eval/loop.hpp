@@ -126,27 +126,26 @@ loop_shape<D> coalesce(const shape_t<D>& extent, std::span<operand_steps<D>* con
 template <class T>
 using bytes_of_t = std::conditional_t<std::is_same_v<T, bool>, unsigned char, T>;
 
-/// The inner kernel: every operand is unit-stride here, so this vectorizes. The reader
-/// is a local copy, so the compiler knows stores to `out` cannot move its pointers
-/// (which matters for char-sized destinations, which may alias anything). Inline into
-/// the row loop of whole-row writes; out of line (run_chunk) for tiled ones. A reader
-/// that may throw (a user function) runs without the simd pragma: OpenMP forbids an
-/// exception leaving a simd loop.
+/// The inner kernel: out[j * step] = the reader's element j for j < len, step 1 unless the
+/// destination's rows are written strided (loop_kind::strided). The reader is a local
+/// copy, so the compiler knows stores to `out` cannot move its pointers (which matters for
+/// char-sized destinations, which may alias anything). A reader that may throw (a user
+/// function) runs without the simd pragma: OpenMP forbids an exception leaving a simd loop.
 #if defined(__clang__)
 // A libm call the operation makes (sqrt without -fno-math-errno) can keep clang from
 // vectorizing; that is the user's flag choice, not a warning about their code.
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wpass-failed"
 #endif
-template <class T, class Reader>
-void write_chunk(const Reader reader, T* out, index_t len) noexcept(noexcept(reader.load(0))) {
+template <class T, class Reader, class Step = std::integral_constant<index_t, 1>>
+void write_chunk(const Reader reader, T* out, index_t len, Step step = {}) noexcept(noexcept(reader.load(0))) {
     using B = bytes_of_t<T>;
     B* to = reinterpret_cast<B*>(out);
     if constexpr (noexcept(reader.load(0))) {
         BSX_SIMD_LOOP
-        for (index_t j = 0; j < len; ++j) to[j] = static_cast<B>(convert<T>(reader.load(j)));
+        for (index_t j = 0; j < len; ++j) to[j * step] = static_cast<B>(convert<T>(reader.load(j)));
     } else {
-        for (index_t j = 0; j < len; ++j) to[j] = static_cast<B>(convert<T>(reader.load(j)));
+        for (index_t j = 0; j < len; ++j) to[j * step] = static_cast<B>(convert<T>(reader.load(j)));
     }
 }
 #if defined(__clang__)

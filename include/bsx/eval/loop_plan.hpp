@@ -23,7 +23,7 @@ enum class loop_kind {
     static_loop,     // all-static expression: one loop of constant length (eval/static_loop.hpp)
     reduction_into,  // a reduction writes its outputs into the destination itself
     rows,            // whole rows read in place, one operand perhaps held in a register
-    strided,         // whole rows read in place, each operand with its own small stride
+    strided,         // whole rows in place, each operand and the destination with its own small stride
     tiles,           // chunks through tiles: gathered, constant, period or math tiles
     copy,            // one operand of the destination's type, copied as it lies: no kernel
 };
@@ -63,6 +63,20 @@ inline bool reads_in_place_at(index_t stride, std::size_t bytes) noexcept {
     return stride >= 1 && stride <= max_strided_read && !(stride == 2 && bytes < 4);
 }
 
+/// What an expression's strided kernel (loop_kind::strided) can do, known from types alone:
+/// read operands with their own small strides (views, placed nodes: binder<E>::
+/// may_read_strided), write a destination with a small stride (an assignment to a view).
+/// An expression of arrays into an array needs neither, and compiles no strided kernel.
+struct strided_kernel {
+    bool reads = false;
+    bool writes = false;
+    constexpr bool exists() const noexcept { return reads || writes; }
+};
+
+/// Whether the destination is written in place at inner stride `stride` by the strided
+/// plan. Every element size is: the tiles' write-back stores element by element too.
+inline bool writes_in_place_at(index_t stride) noexcept { return stride >= 1 && stride <= max_strided_read; }
+
 /// An assignment's plan: the coalesced loop nest and how it is walked.
 template <std::size_t D>
 struct loop_plan {
@@ -78,13 +92,13 @@ struct loop_plan {
 
 /// The plan for the bound operands `ops` (ops[0] the destination, the rest the memory
 /// leaves in evaluator order; their strides are coalesced in place). `math`: the tree
-/// holds a math node, whose tiles bound the chunk; `strided_kernel`: the expression has a
-/// kernel that reads strided rows (loop_kind::strided); `reads_destination`: some leaf reads
-/// the destination's memory itself; `one_leaf_of_destination_type`: the expression is a
-/// single memory leaf whose elements are the destination's, which needs no conversion.
+/// holds a math node, whose tiles bound the chunk; `strided`: what the expression's strided
+/// kernel can do; `reads_destination`: some leaf reads the destination's memory itself;
+/// `one_leaf_of_destination_type`: the expression is a single memory leaf whose elements
+/// are the destination's, which needs no conversion.
 template <std::size_t D>
 loop_plan<D> plan_loop(const shape_t<D>& shape, std::span<operand_steps<D>* const> ops, const row_split& split,
-                       std::size_t element_bytes, bool math, bool strided_kernel, bool reads_destination,
+                       std::size_t element_bytes, bool math, strided_kernel strided, bool reads_destination,
                        bool one_leaf_of_destination_type) {
     loop_plan<D> plan;
     plan.total = shape_size(shape);
@@ -119,16 +133,21 @@ loop_plan<D> plan_loop(const shape_t<D>& shape, std::span<operand_steps<D>* cons
         plan.kind = loop_kind::copy;
         return plan;
     }
-    // Rows that a unit-stride destination writes and every operand reads with a stride
-    // from 1 to max_strided_read run whole too, each operand read with its own stride.
-    // (A math node reads its arguments from tiles, streamed results are written from one;
-    // stride 0 keeps the tiles, which read the row's value once, before the row is written:
-    // reads_own_row.)
-    const auto strided_read = [&](const operand_steps<D>* o) {
-        return o->period == 0 && !o->generated && reads_in_place_at(o->stride[inner], o->bytes);
-    };
-    if (strided_kernel && !math && !plan.streaming && dst.stride[inner] == 1 &&
-        std::all_of(leaves.begin(), leaves.end(), strided_read)) {
+    // Rows that the destination writes and every operand reads with a stride from 1 to
+    // max_strided_read run whole too, each with its own stride, where the strided kernel
+    // can: it reads strides other than 1 only with strided.reads, writes them only with
+    // strided.writes. (A math node reads its arguments from tiles, streamed results are
+    // written from one; stride 0 keeps the tiles, which read the row's value once, before
+    // the row is written: reads_own_row.)
+    const index_t dst_step = dst.stride[inner];
+    bool strided_rows = strided.exists() && !math && !plan.streaming &&
+                        (dst_step == 1 || (strided.writes && writes_in_place_at(dst_step)));
+    for (const operand_steps<D>* o : leaves) {  // a plain loop: std::all_of would be unrolled
+        const index_t step = o->stride[inner];
+        strided_rows &=
+            o->period == 0 && !o->generated && (step == 1 || (strided.reads && reads_in_place_at(step, o->bytes)));
+    }
+    if (strided_rows) {
         plan.kind = loop_kind::strided;
         return plan;
     }
