@@ -58,13 +58,15 @@ struct scalar_evaluator : evaluator_defaults {
 /// nested reduction's result). Only the bound evaluator owns it: the copies the threads
 /// make of it borrow, so that making or dropping one touches no reference count. The
 /// pointer lives in a union, so that a leaf's destructor is a test and a call, not the
-/// reference count's code inlined per leaf.
+/// reference count's code inlined per leaf. The pointer is always constructed, and empty
+/// unless owns_ (an empty shared_ptr needs no destructor): so no path reads it
+/// uninitialized, which g++ -O2 -Wall would otherwise suspect in its users' code.
 class buffer_owner {
 public:
-    buffer_owner() noexcept {}
+    buffer_owner() noexcept : buffer_() {}
     explicit buffer_owner(std::shared_ptr<void> buffer) noexcept : buffer_(std::move(buffer)), owns_(true) {}
-    buffer_owner(const buffer_owner&) noexcept {}
-    buffer_owner(buffer_owner&& other) noexcept { take(other); }
+    buffer_owner(const buffer_owner&) noexcept : buffer_() {}
+    buffer_owner(buffer_owner&& other) noexcept : buffer_() { take(other); }
     buffer_owner& operator=(const buffer_owner&) = delete;
     buffer_owner& operator=(buffer_owner&& other) noexcept {
         if (this != &other) {
@@ -78,15 +80,13 @@ public:
     }
 
 private:
+    // Called with buffer_ empty; leaves other's empty.
     void take(buffer_owner& other) noexcept {
         owns_ = std::exchange(other.owns_, false);
-        if (owns_) {
-            std::construct_at(&buffer_, std::move(other.buffer_));
-            std::destroy_at(&other.buffer_);
-        }
+        if (owns_) buffer_.swap(other.buffer_);
     }
     [[gnu::noinline]] void release() noexcept {
-        std::destroy_at(&buffer_);
+        buffer_.reset();
         owns_ = false;
     }
     union {
