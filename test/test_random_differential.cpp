@@ -39,6 +39,8 @@
 
 #include <bsx/bsx.hpp>
 
+#include "test_support.hpp"  // BSX_TEST_SANITIZED
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -1518,16 +1520,8 @@ void run_once(rng_t& g, stats& st, int variant) {
 // Optimized g++ builds use 28 structures, optimized clang builds 20,
 // sanitizer and unoptimized builds 10; the run count stays kRuns in every case (more
 // run-time variants per structure). Override with -DBSX_RANDOM_STRUCTURES=n.
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define BSX_RANDOM_SANITIZED 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define BSX_RANDOM_SANITIZED 1
-#endif
 #ifndef BSX_RANDOM_STRUCTURES
-#if defined(BSX_RANDOM_SANITIZED) || !defined(__OPTIMIZE__)
+#if defined(BSX_TEST_SANITIZED) || !defined(__OPTIMIZE__)
 #define BSX_RANDOM_STRUCTURES 10
 #elif defined(__clang__)
 #define BSX_RANDOM_STRUCTURES 20

@@ -1351,9 +1351,10 @@ BOOST_AUTO_TEST_CASE(outer_traversal_in_place_rows_follow_the_tree) {
 }
 
 BOOST_AUTO_TEST_CASE(long_sums_are_accurate) {
-    // 10^7 doubles: pairwise summation stays within 1e-14 relative of a compensated
-    // long double reference (a naive double loop is typically ~1e-13 off at this length).
-    const index_t n = 10000000;
+    // 10^7 doubles (10^6 under sanitizers): pairwise summation stays within 1e-14 relative
+    // of a compensated long double reference (a naive double loop is typically ~1e-13 off
+    // at 10^7).
+    const index_t n = sanitized ? 1000000 : 10000000, row = n / 10;
     bsx::array<double, 1> x(shape<1>{n});
     std::mt19937_64 rng(7);
     for (const auto& [lo, hi] : {std::pair<double, double>{0.0, 1.0}, {-1.0, 1.0}}) {
@@ -1372,18 +1373,18 @@ BOOST_AUTO_TEST_CASE(long_sums_are_accurate) {
             const double ref = double(s);
             const double got = bsx::sum(x);
             const double rel = std::fabs(got - ref) / std::fabs(ref);
-            BOOST_TEST_MESSAGE("sum of 1e7 in [" << lo << "," << hi << "): relative error " << rel << " (naive loop "
-                                                 << std::fabs(naive - ref) / std::fabs(ref) << ")");
+            BOOST_TEST_MESSAGE("sum of " << n << " in [" << lo << "," << hi << "): relative error " << rel
+                                         << " (naive loop " << std::fabs(naive - ref) / std::fabs(ref) << ")");
             BOOST_TEST(rel <= 1e-14, "relative error " << rel);
             const double mean_rel = std::fabs(bsx::mean(x) - ref / double(n)) / std::fabs(ref / double(n));
             BOOST_TEST(mean_rel <= 1e-14, "mean: relative error " << mean_rel);
-            // the same numbers as 10 rows of 10^6, summed along axis 1 (lazy node, evaluated)
-            const auto matrix = bsx::reshape<2>(std::as_const(x), shape<2>{10, 1000000});
+            // the same numbers as 10 rows, summed along axis 1 (lazy node, evaluated)
+            const auto matrix = bsx::reshape<2>(std::as_const(x), shape<2>{10, row});
             const auto rows = bsx::eval(bsx::sum(matrix, bsx::axis(1)));
             for (index_t i = 0; i < 10; ++i) {
                 long double rs = 0, rc = 0;
-                for (index_t j = 0; j < 1000000; ++j) {
-                    const long double y = (long double)x(i * 1000000 + j) - rc;
+                for (index_t j = 0; j < row; ++j) {
+                    const long double y = (long double)x(i * row + j) - rc;
                     const long double t = rs + y;
                     rc = (t - rs) - y;
                     rs = t;
@@ -1396,10 +1397,11 @@ BOOST_AUTO_TEST_CASE(long_sums_are_accurate) {
 }
 
 BOOST_AUTO_TEST_CASE(long_columns_are_accurate) {
-    // 10^7 doubles as (500000, 20), summed along axis 0: every column takes the outer
-    // traversal and must keep the pairwise bound, 1e-14 relative of a compensated long
-    // double reference (a plain loop down each column is printed for comparison).
-    const index_t m = 500000, n = 20;
+    // 10^7 doubles as (500000, 20) (a tenth of the rows under sanitizers), summed along
+    // axis 0: every column takes the outer traversal and must keep the pairwise bound,
+    // 1e-14 relative of a compensated long double reference (a plain loop down each column
+    // is printed for comparison).
+    const index_t m = sanitized ? 50000 : 500000, n = 20;
     bsx::array<double, 2> x(shape<2>{m, n});
     std::mt19937_64 rng(8);
     std::uniform_real_distribution<double> u(0.0, 1.0);
@@ -1419,7 +1421,8 @@ BOOST_AUTO_TEST_CASE(long_columns_are_accurate) {
         worst = std::max(worst, std::fabs(cols(j) - double(s)) / double(s));
         worst_naive = std::max(worst_naive, std::fabs(naive - double(s)) / double(s));
     }
-    BOOST_TEST_MESSAGE("columns of 500000: worst relative error " << worst << " (plain loop " << worst_naive << ")");
+    BOOST_TEST_MESSAGE("columns of " << m << ": worst relative error " << worst << " (plain loop " << worst_naive
+                                     << ")");
     BOOST_TEST(worst <= 1e-14, "worst relative error " << worst);
 }
 

@@ -16,6 +16,7 @@
 #include <exception>
 #include <iterator>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -23,15 +24,34 @@
 #include <omp.h>
 #endif
 
+// BSX_TEST_SANITIZED: defined under AddressSanitizer (CI's sanitizer build, at -O0), where
+// every access costs a check: tests that run long there take fewer repeats or smaller
+// operands that reach the same code paths; the optimized builds run them in full.
+#if defined(__SANITIZE_ADDRESS__)
+#define BSX_TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BSX_TEST_SANITIZED 1
+#endif
+#endif
+
 namespace test_support {
+
+#ifdef BSX_TEST_SANITIZED
+inline constexpr bool sanitized = true;
+#else
+inline constexpr bool sanitized = false;
+#endif
 
 /// Runs f once per thread count (1, 2, 3 with OpenMP; once without), restoring the
 /// previous setting afterwards. Large cases then take both the serial and the parallel path.
+/// Under sanitizers, 1 and 3: the serial path and an uneven parallel split.
 template <class F>
 void for_thread_counts(F&& f) {
 #ifdef _OPENMP
     const int saved = omp_get_max_threads();
-    for (int t : {1, 2, 3}) {
+    static constexpr int all_counts[] = {1, 2, 3}, sanitized_counts[] = {1, 3};
+    for (int t : sanitized ? std::span<const int>(sanitized_counts) : std::span<const int>(all_counts)) {
         omp_set_num_threads(t);
         BOOST_TEST_CONTEXT("threads = " << t) { f(); }
     }

@@ -26,15 +26,6 @@ namespace {
 using bsx::index_t;
 namespace vmath = bsx::detail::vmath;
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define BSX_TEST_SANITIZED 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define BSX_TEST_SANITIZED 1
-#endif
-
 // 10^6 random inputs per function and type in optimized builds; the sanitizer build
 // (-O0) checks the same special values with fewer random ones.
 #if defined(__OPTIMIZE__) && !defined(BSX_TEST_SANITIZED)
