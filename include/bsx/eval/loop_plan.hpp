@@ -56,11 +56,16 @@ row_split split_rows(const shape_t<D>& shape) noexcept {
 /// element either way, and keep the tiles.
 inline constexpr index_t max_strided_read = 8;
 
-/// Whether an operand is read in place at inner stride `stride` by the strided plan.
-/// Elements of 1 or 2 bytes at stride 2 keep the tiles: their gather's shuffles (a
-/// constant stride) beat a loop that builds each vector from 16 or 32 loads.
+/// Whether the destination is written in place at inner stride `stride` by the strided
+/// plan. Every element size is: the tiles' write-back stores element by element too.
+inline bool writes_in_place_at(index_t stride) noexcept { return stride >= 1 && stride <= max_strided_read; }
+
+/// Whether an operand is read in place at inner stride `stride` by the strided plan: at
+/// the strides it would be written in place, except elements of 1 or 2 bytes at stride 2,
+/// which keep the tiles: their gather's shuffles (a constant stride) beat a loop that
+/// builds each vector from 16 or 32 loads.
 inline bool reads_in_place_at(index_t stride, std::size_t bytes) noexcept {
-    return stride >= 1 && stride <= max_strided_read && !(stride == 2 && bytes < 4);
+    return writes_in_place_at(stride) && !(stride == 2 && bytes < 4);
 }
 
 /// What an expression's strided kernel (loop_kind::strided) can do, known from types alone:
@@ -72,10 +77,6 @@ struct strided_kernel {
     bool writes = false;
     constexpr bool exists() const noexcept { return reads || writes; }
 };
-
-/// Whether the destination is written in place at inner stride `stride` by the strided
-/// plan. Every element size is: the tiles' write-back stores element by element too.
-inline bool writes_in_place_at(index_t stride) noexcept { return stride >= 1 && stride <= max_strided_read; }
 
 /// An assignment's plan: the coalesced loop nest and how it is walked.
 template <std::size_t D>
