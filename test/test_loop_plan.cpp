@@ -139,8 +139,17 @@ BOOST_AUTO_TEST_CASE(small_strides_are_read_in_place) {
     // A small transposed matrix steps by its short rows.
     bsx::array<double, 2> small = bsx::ones<double>(6, 6), t = small;
     BOOST_TEST(plan_of(t, bsx::transpose(small) + small).kind == loop_kind::strided);
-    // Math nodes, a column held beside and a reversed axis keep the tiles.
+    // Math nodes, a column held beside and a reversed axis keep the tiles; but sqrt, at the
+    // root, reads its argument where it lies, computed or not, where its kernel computes
+    // the argument itself (a translation unit with AVX: test_native_math).
     BOOST_TEST(plan_of(r, bsx::exp(every_other(a, 2))).kind == loop_kind::tiles);
+    const auto by_sqrt =
+        bsx::detail::fusing_kernels<bsx::detail::vmath::sqrt, double> ? loop_kind::strided : loop_kind::tiles;
+    BOOST_TEST(plan_of(r, bsx::sqrt(every_other(a, 2))).kind == by_sqrt);
+    BOOST_TEST(plan_of(r, bsx::sqrt(every_other(a, 2) * 2.0 + every_other(b, 2))).kind == by_sqrt);
+    BOOST_TEST(plan_of(r, bsx::sqrt(bsx::exp(every_other(a, 2)))).kind == loop_kind::tiles);
+    BOOST_TEST(plan_of(r, bsx::sqrt(every_other(a, 2)) + 1.0).kind == loop_kind::tiles);
+    BOOST_TEST(plan_of(r, bsx::sqrt(every_other(a, 1))).kind == loop_kind::tiles);  // unit stride: its block kernel
     BOOST_TEST(plan_of(r, every_other(a, 2) + a.col(0)).kind == loop_kind::tiles);
     BOOST_TEST(plan_of(r, every_other(a, 2) + bsx::flip(every_other(b, 2), 1)).kind == loop_kind::tiles);
 }
@@ -223,6 +232,7 @@ BOOST_AUTO_TEST_CASE(a_view_with_small_strides_is_written_in_place) {
     // Math nodes and a column held beside keep the tiles, and so does memory whose caller
     // promised unit-stride rows (a block of a result being assembled).
     BOOST_TEST(plan_of(every_other, bsx::exp(a)).kind == loop_kind::tiles);
+    BOOST_TEST(plan_of(every_other, bsx::sqrt(columns(3))).kind == loop_kind::tiles);
     BOOST_TEST(plan_of(every_other, a + a.col(0)).kind == loop_kind::tiles);
     BOOST_TEST(
         bsx::detail::plan_assignment(every_other.data(), every_other.shape(), every_other.strides(), a + 1.0).kind ==

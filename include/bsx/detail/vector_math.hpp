@@ -231,9 +231,10 @@ BSX_VECTOR_MATH_BLOCK(sse2, "sse2", float, __m128, _mm_stream_ps)
 
 /// Runs the kernel of the host's instruction set on n elements (of x, and y if Arity is 2);
 /// `Library`: the kernels call an external library, rather than inline instructions.
-/// Returns what the kernel returns (CheckOverflow).
+/// Returns what the kernel returns (CheckOverflow). Out of line: one copy of the three
+/// kernels per function and type, however many expressions call it (a call per block).
 template <int Arity, bool Library, bool CheckOverflow, auto F512, auto F256, auto F128, class T>
-bool dispatch(T* out, index_t n, const T* x, const T* y, bool stream) noexcept {
+[[gnu::noinline]] bool dispatch(T* out, index_t n, const T* x, const T* y, bool stream) noexcept {
     const isa target = Library ? std::min(host_isa(), BSX_VECTOR_MATH_LIBRARY_ISA) : host_isa();
     switch (target) {
         case isa::avx512:
@@ -255,22 +256,28 @@ bool dispatch(T* out, index_t n, const T* x, const T* y, bool stream) noexcept {
 inline __m128d sqrt_pd2(__m128d v) noexcept { return _mm_sqrt_pd(v); }
 inline __m128 sqrt_ps4(__m128 v) noexcept { return _mm_sqrt_ps(v); }
 
-#if defined(__AVX512F__)
-/// The AVX-512 vector of T, its square root and its streaming store (sqrt::run_fused).
+#if defined(__AVX__)
+/// The translation unit's own widest vector of T, its square root and its streaming store
+/// (sqrt::run_fused): inline instructions of the unit's own target, so that the code that
+/// computes the arguments inlines into the same loop. Only for units with vectors of 256
+/// bits or more: at 128 bits the fused loop is slower than a tile and the host's kernel.
 template <class T>
-struct avx512_roots;
-template <>
-struct avx512_roots<double> {
-    using vector = __m512d;
-    static vector root(vector v) noexcept { return sqrt_pd8(v); }
-    static void stream(double* to, vector v) noexcept { _mm512_stream_pd(to, v); }
-};
-template <>
-struct avx512_roots<float> {
-    using vector = __m512;
-    static vector root(vector v) noexcept { return sqrt_ps16(v); }
-    static void stream(float* to, vector v) noexcept { _mm512_stream_ps(to, v); }
-};
+struct own_roots;
+#define BSX_OWN_ROOTS(T, V, ROOT, STREAM)                               \
+    template <>                                                         \
+    struct own_roots<T> {                                               \
+        using vector = V;                                               \
+        static vector root(vector v) noexcept { return ROOT; }          \
+        static void stream(T* to, vector v) noexcept { STREAM(to, v); } \
+    };
+#if defined(__AVX512F__)
+BSX_OWN_ROOTS(double, __m512d, sqrt_pd8(v), _mm512_stream_pd)
+BSX_OWN_ROOTS(float, __m512, sqrt_ps16(v), _mm512_stream_ps)
+#else
+BSX_OWN_ROOTS(double, __m256d, _mm256_sqrt_pd(v), _mm256_stream_pd)
+BSX_OWN_ROOTS(float, __m256, _mm256_sqrt_ps(v), _mm256_stream_ps)
+#endif
+#undef BSX_OWN_ROOTS
 #endif
 
 struct sqrt {
@@ -281,15 +288,17 @@ struct sqrt {
     static void run(float* out, index_t n, const float* x, const float*, bool stream = false) noexcept {
         dispatch<1, false, false, sqrt_ps16, sqrt_ps8, sqrt_ps4>(out, n, x, x, stream);
     }
-#if defined(__AVX512F__)
+#if defined(__AVX__)
     /// out[i] = sqrt(at(i)) for i < n, each vector of arguments computed and rooted at once,
-    /// with no tile between: where the translation unit itself is compiled for AVX-512, its
-    /// vectors are as wide as dispatch's, and an argument computed into a tile and read back
-    /// costs a store and a load per element beside the root. A square root is correctly
-    /// rounded, so the bits are those of run(). `at` must not throw (a simd loop).
+    /// with no tile between: an argument computed into a tile and read back costs a store
+    /// and a load per element beside the root, and strided memory gathered into one first
+    /// stalls on its loads with no root to overlap them. Vectors are the translation unit's
+    /// own (own_roots), perhaps narrower than dispatch's; a square root is correctly
+    /// rounded, so the bits are those of run() at any width. `at` must not throw (a simd
+    /// loop).
     template <class T, class At>
     static void run_fused(T* out, index_t n, const At& at, bool stream) noexcept {
-        using V = typename avx512_roots<T>::vector;
+        using V = typename own_roots<T>::vector;
         constexpr index_t lanes = sizeof(V) / sizeof(T);
         const auto root = [&](index_t i, index_t count) {
             alignas(64) T lane[lanes] = {};  // the tail's unused lanes hold 0
@@ -297,13 +306,13 @@ struct sqrt {
             for (index_t l = 0; l < count; ++l) lane[l] = at(i + l);
             V r;
             std::memcpy(&r, lane, sizeof r);
-            return avx512_roots<T>::root(r);
+            return own_roots<T>::root(r);
         };
         index_t i = 0;
         for (; i + lanes <= n; i += lanes) {
             const V r = root(i, lanes);
             if (stream)
-                avx512_roots<T>::stream(out + i, r);
+                own_roots<T>::stream(out + i, r);
             else
                 std::memcpy(out + i, &r, sizeof r);
         }

@@ -29,9 +29,19 @@ namespace bsx::detail {
 /// (a block assembled into a view) is written through tiles.
 enum class destination_rows { unit_stride, any_stride };
 
-/// The strided kernel an assignment of E into such rows compiles.
-template <class E, destination_rows Rows>
-inline constexpr strided_kernel strided_kernel_of{binder<E>::may_read_strided, Rows == destination_rows::any_stride};
+/// Whether evaluator Ev is a math node that writes unit-stride rows reading its argument
+/// where it lies (math_evaluator::reads_rows_in_place).
+template <class Ev>
+concept math_root_reading_in_place = Ev::reads_rows_in_place;
+
+/// The strided kernel an assignment of E, bound as Ev, into such rows compiles. Math nodes
+/// read their arguments from tiles, so an expression that holds one compiles none, unless
+/// its root reads in place, and then only for unit-stride rows of the destination.
+template <class Ev, class E, destination_rows Rows>
+inline constexpr strided_kernel strided_kernel_of =
+    !Ev::has_math                    ? strided_kernel{binder<E>::may_read_strided, Rows == destination_rows::any_stride}
+    : math_root_reading_in_place<Ev> ? strided_kernel{binder<E>::may_read_strided, false}
+                                     : strided_kernel{};
 
 /// The path an assignment of `expr` into strided memory takes before anything is bound:
 /// empty, static_loop or reduction_into; loop_kind::rows stands for "bind and plan".
@@ -65,7 +75,7 @@ auto bind_and_plan(T* data, const shape_t<D>& shape, const shape_t<D>& strides, 
     b.ev.collect_leaves(leaves.data());
     std::array<operand_steps<D>*, 1 + Ev::leaf_count> ops{&dst};
     for (std::size_t i = 0; i < Ev::leaf_count; ++i) ops[i + 1] = &leaves[i]->steps;
-    b.plan = plan_loop<D>(shape, ops, split, sizeof(T), bounded_chunks<Ev>, strided_kernel_of<E, Rows>,
+    b.plan = plan_loop<D>(shape, ops, split, sizeof(T), bounded_chunks<Ev>, strided_kernel_of<Ev, E, Rows>,
                           b.ev.reads_memory_of_destination(), std::is_same_v<Ev, leaf_evaluator<T, D>>);
     return b;
 }
@@ -97,8 +107,8 @@ void assign_broadcast(T* data, const shape_t<D>& shape, const shape_t<D>& stride
         std::array<leaf_cursor<D>*, Ev::leaf_count> leaves{};
         bound.ev.collect_leaves(leaves.data());
         run_plan(bound.plan, evaluator_copy<D>{&bound.ev, {leaves.data(), Ev::leaf_count}},
-                 evaluator_copies<D>::of(bound.ev), kernels_for<Ev, T, D, strided_kernel_of<E, Rows>>(bound.plan), data,
-                 sizeof(T));
+                 evaluator_copies<D>::of(bound.ev), kernels_for<Ev, T, D, strided_kernel_of<Ev, E, Rows>>(bound.plan),
+                 data, sizeof(T));
     }
 }
 

@@ -67,7 +67,9 @@ void compute_rows(void* evaluator, void* out, index_t j0, index_t len, index_t r
                   [[maybe_unused]] index_t out_step, const first_exception* errors) {
     Ev& ev = *static_cast<Ev*>(evaluator);
     T* to = static_cast<T*>(out);
-    if constexpr (Ev::has_math) {  // a chunk through tiles: one row
+    if constexpr (Ev::has_math && Strided.reads) {  // a math root reading its argument in place
+        ev.write_rows_in_place(to, len, rows, out_next, errors);
+    } else if constexpr (Ev::has_math) {  // a chunk through tiles: one row
         ev.prepare(j0, len);
         write_chunk(ev.template chunk_reader<Mask>(), to, len);
     } else {
@@ -95,16 +97,16 @@ void compute_into(void* evaluator, void* out, index_t j0, index_t len, bool stre
 /// The kernels the plan needs: the chunk kernel with the operand plan.constant_leaf - 1
 /// held in a register (none when 0), or the strided one. Only the kernels an evaluator with
 /// this many leaves can need are compiled: the strided one where its operands or its
-/// destination may need it (Strided), which a math node never does.
+/// destination may need it (Strided), and one chunk kernel for a math node.
 template <class Ev, class T, std::size_t D, strided_kernel Strided>
 expression_kernels kernels_for(const loop_plan<D>& plan) noexcept {
     expression_kernels::into_fn into = nullptr;
     if constexpr (writes_into<Ev, T>) into = &compute_into<Ev, T>;
+    if constexpr (Strided.exists())
+        if (plan.kind == loop_kind::strided) return {&compute_rows<Ev, T, 0, Strided>, into};
     if constexpr (Ev::has_math) {
         return {&compute_rows<Ev, T, 0>, into};
     } else {
-        if constexpr (Strided.exists())
-            if (plan.kind == loop_kind::strided) return {&compute_rows<Ev, T, 0, Strided>, into};
         static constexpr auto rows = []<std::size_t... K>(std::index_sequence<K...>) {
             return std::array<expression_kernels::rows_fn, sizeof...(K)>{
                 &compute_rows<Ev, T, (K == 0 ? 0 : std::size_t{1} << (K - 1))>...};

@@ -94,7 +94,7 @@ struct loop_plan {
 /// The plan for the bound operands `ops` (ops[0] the destination, the rest the memory
 /// leaves in evaluator order; their strides are coalesced in place). `math`: the tree
 /// holds a math node, whose tiles bound the chunk; `strided`: what the expression's strided
-/// kernel can do; `reads_destination`: some leaf reads the destination's memory itself;
+/// kernel can do (none for an expression with a math node, unless its root reads in place); `reads_destination`: some leaf reads the destination's memory itself;
 /// `one_leaf_of_destination_type`: the expression is a single memory leaf whose elements
 /// are the destination's, which needs no conversion.
 template <std::size_t D>
@@ -137,11 +137,12 @@ loop_plan<D> plan_loop(const shape_t<D>& shape, std::span<operand_steps<D>* cons
     // Rows that the destination writes and every operand reads with a stride from 1 to
     // max_strided_read run whole too, each with its own stride, where the strided kernel
     // can: it reads strides other than 1 only with strided.reads, writes them only with
-    // strided.writes. (A math node reads its arguments from tiles, streamed results are
-    // written from one; stride 0 keeps the tiles, which read the row's value once, before
-    // the row is written: reads_own_row.)
+    // strided.writes. (An expression with a math node has one only where its root reads
+    // in place, and takes it only for rows that the tiles would not read in place too;
+    // streamed results are written from a tile; stride 0 keeps the tiles, which read the
+    // row's value once, before the row is written: reads_own_row.)
     const index_t dst_step = dst.stride[inner];
-    bool strided_rows = strided.exists() && !math && !plan.streaming &&
+    bool strided_rows = strided.exists() && !(math && direct) && !plan.streaming &&
                         (dst_step == 1 || (strided.writes && writes_in_place_at(dst_step)));
     for (const operand_steps<D>* o : leaves) {  // a plain loop: std::all_of would be unrolled
         const index_t step = o->stride[inner];

@@ -4,8 +4,8 @@
 // vector kernels (detail/vector_math.hpp); the node's reader then reads the result, so
 // every loop that consumes readers gets vector math. At the root of an assignment the
 // results go straight into the destination. A kernel that can compute its argument
-// itself (sqrt, where the translation unit has AVX-512) reads it from the argument's
-// reader, with no tile between.
+// itself (sqrt) reads it from the argument's reader, with no tile between, and at the
+// root it reads strided rows where they lie (loop_kind::strided).
 #pragma once
 
 #include <algorithm>
@@ -18,6 +18,7 @@
 
 #include "../config.hpp"
 #include "../detail/convert.hpp"
+#include "../detail/first_exception.hpp"
 #include "../detail/vector_math.hpp"
 #include "evaluator_protocol.hpp"
 #include "loop.hpp"
@@ -37,7 +38,7 @@ concept contiguous_reader = requires(const Reader r) {
 };
 
 /// A function whose kernel computes its argument itself, a vector at a time, from a
-/// callable `at(i)` (vmath::sqrt::run_fused, where the translation unit has AVX-512).
+/// callable `at(i)` (vmath::sqrt::run_fused).
 template <class Kernels, class R>
 concept fusing_kernels = requires(R* out, R (*at)(index_t)) { Kernels::run_fused(out, index_t{}, at, bool{}); };
 
@@ -58,6 +59,7 @@ template <class Node, class R, std::size_t Arity>
 struct math_evaluator : Node {
     static constexpr index_t chunk_limit = periodic_chunk;
     static constexpr bool has_math = true;
+    using kernels = typename decltype(Node::op)::kernels;
     static constexpr std::size_t own_bytes = ((Arity + 1) * chunk_limit * sizeof(R) + 63) / 64 * 64;
     static constexpr std::size_t tile_bytes = Node::tile_bytes + own_bytes;
     R* args = nullptr;           // Arity tiles of chunk_limit arguments
@@ -97,6 +99,27 @@ struct math_evaluator : Node {
         load_arguments(j0, len, in_tiles, in_tiles || this->reads_memory_of_destination(), staged);
         if (out) write_results(out, staged + len, streaming, in_tiles);
     }
+    /// Whether, at the root of an assignment, the node can write unit-stride rows whose
+    /// argument it reads where it lies, each with its own small stride (loop_kind::strided,
+    /// write_rows_in_place): a kernel that computes its one argument itself, from no math
+    /// node, with no user function that may throw.
+    static constexpr bool reads_rows_in_place =
+        Arity == 1 && !Node::has_math && arguments_never_throw && fusing_kernels<kernels, R>;
+    /// `rows` rows of `len` results into out, `out_next` elements apart, from the argument
+    /// placed at their first elements; gives up between rows once `errors` says so.
+    void write_rows_in_place(R* out, index_t len, index_t rows, index_t out_next,
+                             const first_exception* errors) const noexcept
+        requires reads_rows_in_place
+    {
+        auto reader = child<0>(this->children).template chunk_reader<0, true>();
+        for (index_t r = 0;;) {
+            kernels::run_fused(
+                out, len, [&](index_t i) { return convert<R>(reader.load(i)); }, false);
+            if (++r == rows || (errors && errors->stopped())) return;
+            reader.next_row();
+            out += out_next;
+        }
+    }
 
     struct reader {
         const R* q;
@@ -110,7 +133,6 @@ struct math_evaluator : Node {
     }
 
 private:
-    using kernels = typename decltype(Node::op)::kernels;
     /// Whether the kernel computes the argument itself: a function of one argument whose
     /// kernel can (fusing_kernels), an argument that is not already in memory and whose
     /// evaluation cannot throw (it runs in a simd loop).
@@ -165,14 +187,16 @@ private:
     /// element-by-element path, without SLEEF, stores plainly). `staged`: the arguments are
     /// in the tiles, also for a fusing kernel.
     void run_kernel(R* out, index_t from, index_t n, bool stream, bool staged = false) noexcept {
-        if constexpr (fuses_argument) {
-            if (!staged) {
-                const auto reader = child<0>(this->children).template chunk_reader<0>();
-                return kernels::run_fused(
-                    out, n, [&](index_t i) { return convert<R>(reader.load(from + i)); }, stream);
-            }
-        }
+        if constexpr (fuses_argument)
+            if (!staged) return run_fused_kernel(out, from, n, stream);
         kernels::run(out, n, argument[0] + from, argument[Arity - 1] + from, stream);
+    }
+    /// The fusing kernel on the argument's elements [from, from + n). Out of line: one copy
+    /// of its loop serves every call, where inlined each would hold its own.
+    [[gnu::noinline]] void run_fused_kernel(R* out, index_t from, index_t n, bool stream) const noexcept {
+        const auto reader = child<0>(this->children).template chunk_reader<0>();
+        kernels::run_fused(
+            out, n, [&](index_t i) { return convert<R>(reader.load(from + i)); }, stream);
     }
 };
 
