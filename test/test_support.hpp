@@ -16,7 +16,6 @@
 #include <exception>
 #include <iterator>
 #include <random>
-#include <span>
 #include <string>
 #include <vector>
 
@@ -50,8 +49,8 @@ template <class F>
 void for_thread_counts(F&& f) {
 #ifdef _OPENMP
     const int saved = omp_get_max_threads();
-    static constexpr int all_counts[] = {1, 2, 3}, sanitized_counts[] = {1, 3};
-    for (int t : sanitized ? std::span<const int>(sanitized_counts) : std::span<const int>(all_counts)) {
+    for (int t = 1; t <= 3; ++t) {
+        if (sanitized && t == 2) continue;
         omp_set_num_threads(t);
         BOOST_TEST_CONTEXT("threads = " << t) { f(); }
     }
