@@ -94,7 +94,8 @@ struct loop_plan {
 /// The plan for the bound operands `ops` (ops[0] the destination, the rest the memory
 /// leaves in evaluator order; their strides are coalesced in place). `math`: the tree
 /// holds a math node, whose tiles bound the chunk; `strided`: what the expression's strided
-/// kernel can do (none for an expression with a math node, unless its root reads in place); `reads_destination`: some leaf reads the destination's memory itself;
+/// kernel can do (none for an expression with a math node, unless its root reads in
+/// place); `reads_destination`: some leaf reads the destination's memory itself;
 /// `one_leaf_of_destination_type`: the expression is a single memory leaf whose elements
 /// are the destination's, which needs no conversion.
 template <std::size_t D>
