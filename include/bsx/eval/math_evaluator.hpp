@@ -99,12 +99,14 @@ struct math_evaluator : Node {
         load_arguments(j0, len, in_tiles, in_tiles || this->reads_memory_of_destination(), staged);
         if (out) write_results(out, staged + len, streaming, in_tiles);
     }
+    /// Whether the kernel can compute the argument itself: a function of one argument whose
+    /// kernel can (fusing_kernels), and an argument whose evaluation cannot throw (it runs
+    /// in a simd loop).
+    static constexpr bool computes_argument = Arity == 1 && arguments_never_throw && fusing_kernels<kernels, R>;
     /// Whether, at the root of an assignment, the node can write unit-stride rows whose
     /// argument it reads where it lies, each with its own small stride (loop_kind::strided,
-    /// write_rows_in_place): a kernel that computes its one argument itself, from no math
-    /// node, with no user function that may throw.
-    static constexpr bool reads_rows_in_place =
-        Arity == 1 && !Node::has_math && arguments_never_throw && fusing_kernels<kernels, R>;
+    /// write_rows_in_place): it computes its argument, which holds no math node.
+    static constexpr bool reads_rows_in_place = computes_argument && !Node::has_math;
     /// `rows` rows of `len` results into out, `out_next` elements apart, from the argument
     /// placed at their first elements; gives up between rows once `errors` says so.
     void write_rows_in_place(R* out, index_t len, index_t rows, index_t out_next,
@@ -133,11 +135,10 @@ struct math_evaluator : Node {
     }
 
 private:
-    /// Whether the kernel computes the argument itself: a function of one argument whose
-    /// kernel can (fusing_kernels), an argument that is not already in memory and whose
-    /// evaluation cannot throw (it runs in a simd loop).
+    /// Whether the kernel computes the argument itself on the tiles' path: it can
+    /// (computes_argument), and the argument is not already in memory.
     static constexpr bool fuses_argument = [] {
-        if constexpr (Arity == 1 && arguments_never_throw && fusing_kernels<kernels, R>) {
+        if constexpr (computes_argument) {
             using child_reader = decltype(child<0>(std::declval<const Node&>().children).template chunk_reader<0>());
             return !contiguous_reader<child_reader, R>;
         } else {
